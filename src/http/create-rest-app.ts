@@ -1,0 +1,121 @@
+/**
+ * The REST facade: a Hono app with one route per operation, on the operation's real path, served at the
+ * root (default site) and under `/s/<siteId>` (isolated sites). Every boundary failure (auth, unknown
+ * path, body too large, wrong content type, malformed JSON) is answered in the vendor's error shape and
+ * changes nothing.
+ */
+import { type Context, Hono } from "hono";
+import { ApiError, dialectError } from "../sandbox/api-error.ts";
+import type { Operation } from "../sandbox/define-operation.ts";
+import { executeOperation, type OperationResult } from "../sandbox/execute.ts";
+import { AGENT_ACCOUNT_ID } from "../sandbox/fixtures/default-site.ts";
+import { OPERATIONS } from "../sandbox/operations.ts";
+import type { Site } from "../sandbox/site.ts";
+import { type Credentials, checkBasicAuth } from "./basic-auth.ts";
+import { dialectForPath } from "./dialect.ts";
+import type { SiteRegistry } from "./site-registry.ts";
+
+/** Largest request body accepted, as on Atlassian Cloud's gateway. */
+export const MAX_BODY_BYTES = 1024 * 1024;
+
+export interface RestAppOptions {
+  sites: SiteRegistry;
+  /** When set, Basic auth must carry exactly these credentials. */
+  credentials?: Credentials | null;
+  operations?: readonly Operation[];
+}
+
+export function createRestApp({ sites, credentials = null, operations = OPERATIONS }: RestAppOptions): Hono {
+  const app = new Hono();
+  for (const op of operations) {
+    const path = op.path.replace(/\{(\w+)\}/g, ":$1");
+    app.on(op.method, path, (c) => handle(c, op, sites.root, ""));
+    app.on(op.method, `/s/:siteId${path}`, (c) => {
+      const siteId = c.req.param("siteId");
+      return handle(c, op, sites.get(siteId), `/s/${siteId}`);
+    });
+  }
+  app.notFound((c) =>
+    send(
+      c,
+      failure(
+        dialectError(
+          dialectForPath(c.req.path),
+          404,
+          `No API operation matches ${c.req.method} ${c.req.path}`,
+        ),
+      ),
+    ),
+  );
+
+  async function handle(c: Context, op: Operation, site: Site, prefix: string): Promise<Response> {
+    const auth = checkBasicAuth(c.req.header("authorization"), credentials);
+    if (!auth.ok) return send(c, failure(dialectError(op.api, 401, auth.message)));
+    try {
+      const body = op.body ? await readJsonBody(c, op) : undefined;
+      const params = { ...collectQuery(c), ...pathParams(c) };
+      const origin = new URL(c.req.url).origin;
+      const ctx = { baseUrl: `${origin}${prefix}`, accountId: actingUser(site, auth.email) };
+      return send(c, executeOperation(site, op, { params, body }, ctx));
+    } catch (error) {
+      if (error instanceof ApiError) return send(c, failure(error));
+      throw error;
+    }
+  }
+
+  return app;
+}
+
+function failure(error: ApiError): OperationResult {
+  return { ok: false, status: error.status, body: error.body, headers: error.headers };
+}
+
+function send(c: Context, result: OperationResult): Response {
+  const headers: Record<string, string> = { ...result.headers };
+  if (result.body === undefined) return c.body(null, result.status as 204, headers);
+  headers["content-type"] = "application/json;charset=UTF-8";
+  return c.body(JSON.stringify(result.body), result.status as 200, headers);
+}
+
+/** Query parameters; a repeated parameter becomes an array (both forms are accepted downstream). */
+function collectQuery(c: Context): Record<string, string | string[]> {
+  const out: Record<string, string | string[]> = {};
+  for (const [key, values] of Object.entries(c.req.queries()))
+    out[key] = values.length === 1 ? values[0]! : values;
+  return out;
+}
+
+function pathParams(c: Context): Record<string, string> {
+  const { siteId: _siteId, ...params } = c.req.param() as Record<string, string>;
+  return params;
+}
+
+async function readJsonBody(c: Context, op: Operation): Promise<unknown> {
+  const length = Number(c.req.header("content-length") ?? "0");
+  if (length > MAX_BODY_BYTES) throw tooLarge(op);
+  const text = await c.req.text();
+  if (Buffer.byteLength(text) > MAX_BODY_BYTES) throw tooLarge(op);
+  if (text.trim() === "") return undefined;
+  const type = c.req.header("content-type") ?? "";
+  if (!/^application\/json\b/i.test(type)) {
+    throw dialectError(
+      op.api,
+      415,
+      `Unsupported media type '${type || "none"}': send the body as application/json.`,
+    );
+  }
+  try {
+    return JSON.parse(text);
+  } catch (error) {
+    throw dialectError(op.api, 400, `Malformed JSON in the request body: ${(error as Error).message}`);
+  }
+}
+
+function tooLarge(op: Operation): ApiError {
+  return dialectError(op.api, 413, `Request body is larger than the ${MAX_BODY_BYTES} byte limit.`);
+}
+
+function actingUser(site: Site, email: string | null): string {
+  if (email) for (const user of site.values("users")) if (user.emailAddress === email) return user.accountId;
+  return AGENT_ACCOUNT_ID;
+}

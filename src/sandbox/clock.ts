@@ -1,0 +1,20 @@
+/**
+ * Time formatting for the simulated site. The site's clock is a number of milliseconds held in its
+ * counters and advanced explicitly by writes, so responses never depend on the wall clock.
+ */
+
+/** The instant every default site starts at: 2026-03-02T09:00:00.000Z. */
+export const SITE_EPOCH_MS = Date.UTC(2026, 2, 2, 9, 0, 0);
+
+/** How far the clock moves for each write, so that created/updated stamps are distinct and ordered. */
+export const WRITE_TICK_MS = 1_000;
+
+/** Jira's timestamp format, e.g. `2026-03-02T09:00:00.000+0000`. */
+export function jiraTime(ms: number): string {
+  return new Date(ms).toISOString().replace("Z", "+0000");
+}
+
+/** Confluence's timestamp format, e.g. `2026-03-02T09:00:00.000Z`. */
+export function confluenceTime(ms: number): string {
+  return new Date(ms).toISOString();
+}

@@ -1,0 +1,95 @@
+/**
+ * executeOperation: the one path every surface takes into the site (REST route, agent tool, MCP call,
+ * env-server call). It validates the input against the operation's schemas, answers bad input with the
+ * vendor's 400 and no change, runs writes atomically, and turns ApiErrors into vendor-shaped answers.
+ */
+import type { z } from "zod";
+import { ApiError, dialectError, jiraError } from "./api-error.ts";
+import { WRITE_TICK_MS } from "./clock.ts";
+import { type Operation, type OperationContext, Reply } from "./define-operation.ts";
+import type { Site } from "./site.ts";
+
+export interface OperationResult {
+  ok: boolean;
+  status: number;
+  /** The JSON body, or undefined for an empty answer (204, and 201 without body). */
+  body: unknown;
+  headers: Record<string, string>;
+}
+
+export interface OperationInput {
+  params: Record<string, unknown>;
+  body?: unknown;
+}
+
+export function executeOperation(
+  site: Site,
+  op: Operation,
+  input: OperationInput,
+  ctx: OperationContext,
+): OperationResult {
+  try {
+    const params = parseOrThrow(op, op.params, input.params, "params");
+    const body = op.body ? parseOrThrow(op, op.body, input.body, "body") : undefined;
+    const run = (target: Site) => op.handler(target, { params, body }, ctx);
+    const answer =
+      op.effect === "write"
+        ? site.transact((draft) => {
+            draft.tick(WRITE_TICK_MS);
+            return run(draft);
+          })
+        : run(site);
+    if (answer instanceof Reply) return { ok: true, status: answer.status, body: answer.body, headers: {} };
+    return { ok: true, status: op.status, body: answer, headers: {} };
+  } catch (error) {
+    if (error instanceof ApiError)
+      return { ok: false, status: error.status, body: error.body, headers: error.headers };
+    throw error;
+  }
+}
+
+/** Validates one part of the input; a failure becomes the dialect's 400 naming each bad field. */
+export function parseOrThrow(
+  op: Operation,
+  schema: z.ZodType,
+  value: unknown,
+  part: "params" | "body",
+): unknown {
+  const parsed = schema.safeParse(value);
+  if (parsed.success) return parsed.data;
+  const issues = parsed.error.issues;
+  if (op.api === "jira") {
+    const errors: Record<string, string> = {};
+    const messages: string[] = [];
+    for (const issue of issues) {
+      const path = issue.path.map(String);
+      const field = path[0] === "fields" || path[0] === "update" ? path.slice(1).join(".") : path.join(".");
+      if (part === "body" && field) errors[field] ??= describe(issue);
+      else
+        messages.push(
+          field
+            ? `${part === "params" ? "Parameter" : "Field"} '${field}': ${describe(issue)}`
+            : describe(issue),
+        );
+    }
+    throw jiraError(400, messages, errors);
+  }
+  const first = issues[0]!;
+  const where = first.path.length > 0 ? `'${first.path.join(".")}' ` : "";
+  throw dialectError(
+    op.api,
+    400,
+    `Invalid ${part === "params" ? "parameter" : "request body"}: ${where}${describe(first)}`,
+  );
+}
+
+function describe(issue: z.core.$ZodIssue): string {
+  if (
+    issue.code === "invalid_type" &&
+    issue.path.length > 0 &&
+    issue.message.includes("received undefined")
+  ) {
+    return `'${issue.path[issue.path.length - 1]?.toString()}' is required.`;
+  }
+  return issue.message;
+}

@@ -1,0 +1,58 @@
+/**
+ * Issue field names and the `fields` selection rules shared by getIssue and JQL search:
+ * `*all`, `*navigable`, explicit ids, and `-id` exclusions, comma-separated or repeated.
+ */
+
+/** Display names of the fields the site models (the `names` expansion). */
+export const FIELD_NAMES: Record<string, string> = {
+  summary: "Summary",
+  description: "Description",
+  environment: "Environment",
+  issuetype: "Issue Type",
+  project: "Project",
+  status: "Status",
+  priority: "Priority",
+  assignee: "Assignee",
+  reporter: "Reporter",
+  creator: "Creator",
+  created: "Created",
+  updated: "Updated",
+  statuscategorychangedate: "Status Category Changed",
+  resolution: "Resolution",
+  resolutiondate: "Resolved",
+  labels: "Labels",
+  duedate: "Due date",
+  subtasks: "Sub-tasks",
+  issuelinks: "Linked Issues",
+  comment: "Comment",
+  components: "Components",
+  fixVersions: "Fix versions",
+  versions: "Affects versions",
+  attachment: "Attachment",
+  watches: "Watchers",
+  parent: "Parent",
+};
+
+/** Fields that `*navigable` leaves out (shown only on the issue view). */
+const NOT_NAVIGABLE = new Set(["comment", "attachment", "environment"]);
+
+/** Picks the fields a request asked for from a fully presented field map. */
+export function selectFields(
+  all: Record<string, unknown>,
+  requested: string[] | undefined,
+  fallback: string,
+): Record<string, unknown> {
+  const tokens = requested && requested.length > 0 ? requested : [fallback];
+  const include = new Set<string>();
+  const exclude = new Set<string>();
+  for (const token of tokens) {
+    if (token === "*all") for (const k of Object.keys(all)) include.add(k);
+    else if (token === "*navigable")
+      for (const k of Object.keys(all)) !NOT_NAVIGABLE.has(k) && include.add(k);
+    else if (token.startsWith("-")) exclude.add(token.slice(1));
+    else include.add(token);
+  }
+  const picked: Record<string, unknown> = {};
+  for (const key of include) if (!exclude.has(key) && key in all) picked[key] = all[key];
+  return picked;
+}

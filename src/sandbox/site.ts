@@ -1,0 +1,163 @@
+/**
+ * Site: all state of one simulated Atlassian Cloud site (a Jira tenant and a Confluence tenant).
+ *
+ * Records are immutable values held in copy-on-write tables. `fork()` shares every table with its
+ * parent and copies a table only when one side first writes to it, so a fork costs microseconds and
+ * an untouched fork almost no memory. Ids come from counters and time from the site clock, so the
+ * same seed and the same calls give the same state, byte for byte.
+ */
+import { createHash } from "node:crypto";
+import type { Page, PageLabel, Space } from "./confluence/model.ts";
+import type { Comment, Issue, IssueLink, IssueType, JiraUser, Project, RemoteLink } from "./jira/model.ts";
+import { stableStringify } from "./stable-stringify.ts";
+
+/** Every table of a site and the record type it holds. */
+export interface SiteRecords {
+  users: JiraUser;
+  projects: Project;
+  issueTypes: IssueType;
+  issues: Issue;
+  comments: Comment;
+  issueLinks: IssueLink;
+  remoteLinks: RemoteLink;
+  spaces: Space;
+  pages: Page;
+  pageLabels: PageLabel;
+  /** Index: upper-cased issue key → issue id. Derived, so left out of diffs. */
+  issueKeys: string;
+  /** Index: `prefix:name` → label id. Derived, so left out of diffs. */
+  labelIds: string;
+}
+
+export type TableName = keyof SiteRecords;
+
+export const TABLE_NAMES: readonly TableName[] = [
+  "users",
+  "projects",
+  "issueTypes",
+  "issues",
+  "comments",
+  "issueLinks",
+  "remoteLinks",
+  "spaces",
+  "pages",
+  "pageLabels",
+  "issueKeys",
+  "labelIds",
+];
+
+/** Tables that only index other tables; diffs skip them. */
+export const INDEX_TABLES: ReadonlySet<TableName> = new Set(["issueKeys", "labelIds"]);
+
+/** Counters for ids and the clock; copied on fork (it is a handful of numbers). */
+export type Counters = Record<string, number>;
+
+interface Table<T> {
+  map: Map<string, T>;
+  owner: object;
+}
+
+type Tables = { [K in TableName]: Table<SiteRecords[K]> };
+
+export class Site {
+  private owner: object = {};
+
+  private constructor(
+    readonly seed: number,
+    private tables: Tables,
+    private counters: Counters,
+  ) {}
+
+  /** An empty site; fixtures fill it. */
+  static empty(seed: number, clockMs: number): Site {
+    const owner = {};
+    const tables = Object.fromEntries(TABLE_NAMES.map((name) => [name, { map: new Map(), owner }])) as Tables;
+    const site = new Site(seed, tables, { clock: clockMs });
+    site.owner = owner;
+    return site;
+  }
+
+  /** An independent copy that shares storage with this site until either side writes. */
+  fork(): Site {
+    this.owner = {};
+    return new Site(this.seed, { ...this.tables }, { ...this.counters });
+  }
+
+  /**
+   * Runs a change atomically: `change` works on a draft, and the site takes the draft's state only if
+   * `change` returns normally. If it throws (an ApiError for bad input, or a bug), nothing changed.
+   */
+  transact<R>(change: (draft: Site) => R): R {
+    const draft = this.fork();
+    const result = change(draft);
+    this.tables = draft.tables;
+    this.counters = draft.counters;
+    this.owner = draft.owner;
+    draft.owner = {};
+    return result;
+  }
+
+  get<K extends TableName>(table: K, id: string): SiteRecords[K] | undefined {
+    return this.tables[table].map.get(id);
+  }
+
+  /** All records of a table in insertion order (ids are counters, so that is creation order). */
+  values<K extends TableName>(table: K): IterableIterator<SiteRecords[K]> {
+    return this.tables[table].map.values();
+  }
+
+  entries<K extends TableName>(table: K): IterableIterator<[string, SiteRecords[K]]> {
+    return this.tables[table].map.entries();
+  }
+
+  size(table: TableName): number {
+    return this.tables[table].map.size;
+  }
+
+  put<K extends TableName>(table: K, id: string, record: SiteRecords[K]): void {
+    this.writable(table).set(id, record);
+  }
+
+  remove(table: TableName, id: string): void {
+    this.writable(table).delete(id);
+  }
+
+  /** The next value of a named counter, starting at `start`. */
+  nextId(counter: string, start: number): number {
+    const value = this.counters[counter] ?? start;
+    this.counters[counter] = value + 1;
+    return value;
+  }
+
+  /** The site clock in epoch milliseconds. */
+  now(): number {
+    return this.counters.clock!;
+  }
+
+  /** Moves the clock forward; writes call it so that their stamps are ordered and distinct. */
+  tick(ms: number): number {
+    this.counters.clock = this.now() + ms;
+    return this.counters.clock;
+  }
+
+  /** A stable digest of the whole state (tables and counters). */
+  hash(): string {
+    return createHash("sha256").update(this.serialize()).digest("hex");
+  }
+
+  /** The whole state as canonical JSON (keys sorted, tables in a fixed order). */
+  serialize(): string {
+    const tables = Object.fromEntries(
+      TABLE_NAMES.map((name) => [name, [...this.tables[name].map.entries()]]),
+    );
+    return stableStringify({ seed: this.seed, counters: this.counters, tables });
+  }
+
+  private writable<K extends TableName>(table: K): Map<string, SiteRecords[K]> {
+    const current = this.tables[table];
+    if (current.owner === this.owner) return current.map;
+    const copy = { map: new Map(current.map), owner: this.owner } as Table<SiteRecords[K]>;
+    (this.tables as Record<TableName, Table<unknown>>)[table] = copy;
+    return copy.map;
+  }
+}

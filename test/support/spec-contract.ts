@@ -1,0 +1,71 @@
+/**
+ * The contract: Atlassian's published OpenAPI documents (vendored in specs/). Finds an operation by
+ * method and path, and validates response bodies against the spec's schema for their status code with
+ * ajv (OpenAPI's `nullable` honoured, vendor extensions ignored).
+ */
+import { readFileSync } from "node:fs";
+import { Ajv, type ValidateFunction } from "ajv";
+import addFormats from "ajv-formats";
+import type { ApiFamily, Operation } from "../../src/sandbox/define-operation.ts";
+
+interface SpecOperation {
+  operationId: string;
+  responses: Record<string, { content?: Record<string, { schema?: object }> }>;
+}
+
+interface SpecDocument {
+  paths: Record<string, Record<string, SpecOperation>>;
+  components: { schemas: Record<string, object> };
+}
+
+const FILES: Record<ApiFamily, { file: string; prefix: string }> = {
+  jira: { file: "jira-platform-v3.openapi.json", prefix: "" },
+  confluence: { file: "confluence-v2.openapi.json", prefix: "/wiki/api/v2" },
+  "confluence-v1": { file: "confluence-v1.openapi.2021-11.json", prefix: "/wiki" },
+};
+
+const specs = new Map<ApiFamily, { doc: SpecDocument; ajv: Ajv }>();
+const validators = new Map<string, ValidateFunction | null>();
+
+function load(api: ApiFamily) {
+  let entry = specs.get(api);
+  if (!entry) {
+    const url = new URL(`../../specs/${FILES[api].file}`, import.meta.url);
+    const doc = JSON.parse(readFileSync(url, "utf8")) as SpecDocument;
+    const ajv = new Ajv({ strict: false, allErrors: true, discriminator: false, validateFormats: true });
+    addFormats.default(ajv);
+    ajv.addSchema({ components: doc.components }, "spec");
+    entry = { doc, ajv };
+    specs.set(api, entry);
+  }
+  return entry;
+}
+
+/** The spec's path for an operation's real path (Confluence v2 paths are relative to /wiki/api/v2). */
+export function specPath(op: Pick<Operation, "api" | "path">): string {
+  return op.path.slice(FILES[op.api].prefix.length);
+}
+
+/** The spec operation with this method and path, if the contract has it. */
+export function findSpecOperation(op: Pick<Operation, "api" | "method" | "path">): SpecOperation | undefined {
+  return load(op.api).doc.paths[specPath(op)]?.[op.method.toLowerCase()];
+}
+
+/** Validates a response body; returns null when it conforms (or the spec gives no schema), else the errors. */
+export function responseViolations(op: Operation, status: number, body: unknown): string | null {
+  const key = `${op.api} ${op.method} ${op.path} ${status}`;
+  let validate = validators.get(key);
+  if (validate === undefined) {
+    const { ajv } = load(op.api);
+    const schema = findSpecOperation(op)?.responses[String(status)]?.content?.["application/json"]?.schema;
+    validate = schema && Object.keys(schema).length > 0 ? ajv.compile(rewriteRefs(schema)) : null;
+    validators.set(key, validate);
+  }
+  if (!validate || validate(body)) return null;
+  return (validate.errors ?? []).map((e) => `${e.instancePath || "/"} ${e.message}`).join("; ");
+}
+
+/** Points local `#/components/...` refs at the registered spec document. */
+function rewriteRefs(schema: object): object {
+  return JSON.parse(JSON.stringify(schema).replace(/"\$ref":"#\//g, '"$ref":"spec#/'));
+}
