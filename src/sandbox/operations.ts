@@ -1,11 +1,40 @@
 /**
  * The registry of every simulated operation. REST routes, agent tools and MCP tools are all generated
- * from this list; adding an operation here is what exposes it everywhere.
+ * from this list; adding an operation to its group is what exposes it everywhere.
  */
-import type { Operation } from "./define-operation.ts";
-import { getIssue } from "./jira/operations/issues.ts";
 
-export const OPERATIONS: readonly Operation[] = [getIssue];
+import { LABEL_OPERATIONS } from "./confluence/operations/labels.ts";
+import { PAGE_TREE_OPERATIONS } from "./confluence/operations/page-tree.ts";
+import { PAGE_OPERATIONS } from "./confluence/operations/pages.ts";
+import { SPACE_OPERATIONS } from "./confluence/operations/spaces.ts";
+import type { Operation } from "./define-operation.ts";
+import { COMMENT_OPERATIONS } from "./jira/operations/comments.ts";
+import { CREATE_META_OPERATIONS } from "./jira/operations/create-meta.ts";
+import { ISSUE_LINK_OPERATIONS } from "./jira/operations/issue-links.ts";
+import { ISSUE_WRITE_OPERATIONS } from "./jira/operations/issue-writes.ts";
+import { getIssue } from "./jira/operations/issues.ts";
+import { PROJECT_OPERATIONS } from "./jira/operations/projects.ts";
+import { REMOTE_LINK_OPERATIONS } from "./jira/operations/remote-links.ts";
+import { SEARCH_OPERATIONS } from "./jira/operations/search.ts";
+import { TRANSITION_OPERATIONS } from "./jira/operations/transitions.ts";
+import { USER_OPERATIONS } from "./jira/operations/users.ts";
+
+export const OPERATIONS: readonly Operation[] = [
+  getIssue,
+  ...SEARCH_OPERATIONS,
+  ...ISSUE_WRITE_OPERATIONS,
+  ...TRANSITION_OPERATIONS,
+  ...CREATE_META_OPERATIONS,
+  ...PROJECT_OPERATIONS,
+  ...USER_OPERATIONS,
+  ...COMMENT_OPERATIONS,
+  ...ISSUE_LINK_OPERATIONS,
+  ...REMOTE_LINK_OPERATIONS,
+  ...SPACE_OPERATIONS,
+  ...PAGE_OPERATIONS,
+  ...PAGE_TREE_OPERATIONS,
+  ...LABEL_OPERATIONS,
+];
 
 const BY_ID = new Map(OPERATIONS.map((op) => [op.operationId, op]));
 

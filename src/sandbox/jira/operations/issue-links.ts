@@ -1,0 +1,4 @@
+/** getIssueLinkTypes, linkIssues. */
+import type { Operation } from "../../define-operation.ts";
+
+export const ISSUE_LINK_OPERATIONS: readonly Operation[] = [];
