@@ -3,7 +3,9 @@
  * `--help` stays fast and a command's dependencies load only when it runs.
  */
 import { Command } from "commander";
+import { AtlasGymError } from "../errors.ts";
 import { registerServe } from "./commands/serve.ts";
+import { registerTasks } from "./commands/tasks.ts";
 
 const program = new Command()
   .name("atlas-gym")
@@ -12,5 +14,13 @@ const program = new Command()
   .showHelpAfterError();
 
 registerServe(program);
+registerTasks(program);
 
-await program.parseAsync(process.argv);
+try {
+  await program.parseAsync(process.argv);
+} catch (error) {
+  // Framework errors are the user's to fix: show the message, not a stack trace. Anything else is a bug.
+  if (!(error instanceof AtlasGymError)) throw error;
+  console.error(`error: ${error.message}`);
+  process.exitCode = 1;
+}

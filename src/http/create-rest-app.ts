@@ -23,11 +23,20 @@ export interface RestAppOptions {
   /** When set, Basic auth must carry exactly these credentials. */
   credentials?: Credentials | null;
   operations?: readonly Operation[];
+  /** Called with every answer an operation gives (for logging, or for checking answers against the spec). */
+  observe?: (op: Operation, result: OperationResult) => void;
 }
 
-export function createRestApp({ sites, credentials = null, operations = OPERATIONS }: RestAppOptions): Hono {
+export function createRestApp({
+  sites,
+  credentials = null,
+  operations = OPERATIONS,
+  observe,
+}: RestAppOptions): Hono {
   const app = new Hono();
-  for (const op of operations) {
+  // Routes match in registration order: fixed paths (`/project/search`) go before parameterised ones (`/project/{key}`).
+  const byParams = [...operations].sort((a, b) => paramCount(a.path) - paramCount(b.path));
+  for (const op of byParams) {
     const path = op.path.replace(/\{(\w+)\}/g, ":$1");
     app.on(op.method, path, (c) => handle(c, op, sites.root, ""));
     app.on(op.method, `/s/:siteId${path}`, (c) => {
@@ -49,22 +58,30 @@ export function createRestApp({ sites, credentials = null, operations = OPERATIO
   );
 
   async function handle(c: Context, op: Operation, site: Site, prefix: string): Promise<Response> {
+    const result = await answer(c, op, site, prefix);
+    observe?.(op, result);
+    return send(c, result);
+  }
+
+  async function answer(c: Context, op: Operation, site: Site, prefix: string): Promise<OperationResult> {
     const auth = checkBasicAuth(c.req.header("authorization"), credentials);
-    if (!auth.ok) return send(c, failure(dialectError(op.api, 401, auth.message)));
+    if (!auth.ok) return failure(dialectError(op.api, 401, auth.message));
     try {
       const body = op.body ? await readJsonBody(c, op) : undefined;
       const params = { ...collectQuery(c), ...pathParams(c) };
       const origin = new URL(c.req.url).origin;
       const ctx = { baseUrl: `${origin}${prefix}`, accountId: actingUser(site, auth.email) };
-      return send(c, executeOperation(site, op, { params, body }, ctx));
+      return executeOperation(site, op, { params, body }, ctx);
     } catch (error) {
-      if (error instanceof ApiError) return send(c, failure(error));
+      if (error instanceof ApiError) return failure(error);
       throw error;
     }
   }
 
   return app;
 }
+
+const paramCount = (path: string) => path.split("{").length - 1;
 
 function failure(error: ApiError): OperationResult {
   return { ok: false, status: error.status, body: error.body, headers: error.headers };

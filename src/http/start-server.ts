@@ -4,7 +4,7 @@ import type { AddressInfo } from "node:net";
 import { serve } from "@hono/node-server";
 import { AGENT_EMAIL } from "../sandbox/fixtures/default-site.ts";
 import type { Credentials } from "./basic-auth.ts";
-import { createRestApp } from "./create-rest-app.ts";
+import { createRestApp, type RestAppOptions } from "./create-rest-app.ts";
 import { createSiteRegistry, type SiteRegistry } from "./site-registry.ts";
 
 export interface StartServerOptions {
@@ -12,6 +12,7 @@ export interface StartServerOptions {
   host?: string;
   seed: number;
   auth?: boolean;
+  observe?: RestAppOptions["observe"];
 }
 
 export interface RunningServer {
@@ -26,10 +27,11 @@ export async function startServer({
   host = "127.0.0.1",
   seed,
   auth = false,
+  observe,
 }: StartServerOptions): Promise<RunningServer> {
   const sites = createSiteRegistry(seed);
   const credentials = auth ? { email: AGENT_EMAIL, apiToken: randomBytes(12).toString("hex") } : null;
-  const app = createRestApp({ sites, credentials });
+  const app = createRestApp({ sites, credentials, observe });
   return new Promise((resolve, reject) => {
     const server = serve({ fetch: app.fetch, port, hostname: host }, (info: AddressInfo) => {
       resolve({

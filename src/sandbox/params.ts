@@ -5,7 +5,6 @@
  */
 import { z } from "zod";
 
-const toNumber = (v: unknown) => (typeof v === "string" && v.trim() !== "" ? Number(v) : v);
 const toBoolean = (v: unknown) => (v === "true" ? true : v === "false" ? false : v);
 const toList = (v: unknown) => {
   const items = Array.isArray(v) ? v : typeof v === "string" ? [v] : v;
@@ -20,8 +19,8 @@ const toList = (v: unknown) => {
   );
 };
 
-/** An integer query parameter. */
-export const qInt = () => z.preprocess(toNumber, z.number().int());
+/** An integer query parameter; chain `.min()` / `.max()` for bounds. */
+export const qInt = () => z.coerce.number<unknown>().int();
 
 /** A boolean query parameter (`true` / `false`). */
 export const qBool = () => z.preprocess(toBoolean, z.boolean());

@@ -21,7 +21,7 @@ interface SpecDocument {
 const FILES: Record<ApiFamily, { file: string; prefix: string }> = {
   jira: { file: "jira-platform-v3.openapi.json", prefix: "" },
   confluence: { file: "confluence-v2.openapi.json", prefix: "/wiki/api/v2" },
-  "confluence-v1": { file: "confluence-v1.openapi.2021-11.json", prefix: "/wiki" },
+  "confluence-v1": { file: "confluence-v1.openapi.2021-11.json", prefix: "" },
 };
 
 const specs = new Map<ApiFamily, { doc: SpecDocument; ajv: Ajv }>();

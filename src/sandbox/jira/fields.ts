@@ -36,23 +36,31 @@ export const FIELD_NAMES: Record<string, string> = {
 /** Fields that `*navigable` leaves out (shown only on the issue view). */
 const NOT_NAVIGABLE = new Set(["comment", "attachment", "environment"]);
 
+/** The field ids a `fields` request selects out of `available`, in the order of `available`. */
+export function selectFieldIds(
+  available: readonly string[],
+  requested: string[] | undefined,
+  fallback: string,
+): string[] {
+  const tokens = requested && requested.length > 0 ? requested : [fallback];
+  const include = new Set<string>();
+  const exclude = new Set<string>();
+  for (const token of tokens) {
+    if (token === "*all") for (const k of available) include.add(k);
+    else if (token === "*navigable") for (const k of available) !NOT_NAVIGABLE.has(k) && include.add(k);
+    else if (token.startsWith("-")) exclude.add(token.slice(1));
+    else include.add(token);
+  }
+  return available.filter((k) => include.has(k) && !exclude.has(k));
+}
+
 /** Picks the fields a request asked for from a fully presented field map. */
 export function selectFields(
   all: Record<string, unknown>,
   requested: string[] | undefined,
   fallback: string,
 ): Record<string, unknown> {
-  const tokens = requested && requested.length > 0 ? requested : [fallback];
-  const include = new Set<string>();
-  const exclude = new Set<string>();
-  for (const token of tokens) {
-    if (token === "*all") for (const k of Object.keys(all)) include.add(k);
-    else if (token === "*navigable")
-      for (const k of Object.keys(all)) !NOT_NAVIGABLE.has(k) && include.add(k);
-    else if (token.startsWith("-")) exclude.add(token.slice(1));
-    else include.add(token);
-  }
   const picked: Record<string, unknown> = {};
-  for (const key of include) if (!exclude.has(key) && key in all) picked[key] = all[key];
+  for (const key of selectFieldIds(Object.keys(all), requested, fallback)) picked[key] = all[key];
   return picked;
 }

@@ -24,7 +24,13 @@ const avatarUrls = (base: string, kind: string, id: string) => ({
   "32x32": `${base}/secure/${kind}avatar?size=medium&id=${id}`,
 });
 
+/** A user as the user endpoints return it (User). */
 export function presentUser(base: string, user: JiraUser): Json {
+  return { ...presentUserDetails(base, user), locale: "en_US" };
+}
+
+/** A user embedded in another record (UserDetails: assignee, reporter, comment author). */
+export function presentUserDetails(base: string, user: JiraUser): Json {
   return {
     self: `${base}/rest/api/3/user?accountId=${user.accountId}`,
     accountId: user.accountId,
@@ -34,13 +40,12 @@ export function presentUser(base: string, user: JiraUser): Json {
     displayName: user.displayName,
     active: user.active,
     timeZone: user.timeZone,
-    locale: "en_US",
   };
 }
 
 export function presentUserById(site: Site, base: string, accountId: string | null): Json | null {
   const user = accountId ? findUser(site, accountId) : undefined;
-  return user ? presentUser(base, user) : null;
+  return user ? presentUserDetails(base, user) : null;
 }
 
 export function presentStatusCategory(base: string, id: number): Json {
@@ -162,46 +167,66 @@ export function presentIssueLinks(site: Site, base: string, issue: Issue): Json[
   return links;
 }
 
-/** Every field of an issue in its v3 shape, keyed by field id. */
-export function presentIssueFields(site: Site, base: string, issue: Issue): Json {
-  const project = site.get("projects", issue.projectId)!;
-  const comments = [...site.values("comments")]
-    .filter((c) => c.issueId === issue.id)
-    .map((c) => presentComment(site, base, c));
-  const parent = issue.parentId ? site.get("issues", issue.parentId) : undefined;
-  const fields: Json = {
-    summary: issue.summary,
-    description: issue.description,
-    environment: issue.environment,
-    issuetype: presentIssueType(base, site.get("issueTypes", issue.issueTypeId)!),
-    project: presentProjectRef(base, project),
-    status: presentStatus(base, statusById(issue.statusId)!),
-    priority: presentPriority(base, issue.priorityId),
-    assignee: presentUserById(site, base, issue.assigneeId),
-    reporter: presentUserById(site, base, issue.reporterId),
-    creator: presentUserById(site, base, issue.creatorId),
-    created: jiraTime(issue.created),
-    updated: jiraTime(issue.updated),
-    statuscategorychangedate: jiraTime(issue.statusCategoryChangeDate),
-    resolution: presentResolution(base, issue.resolutionId),
-    resolutiondate: issue.resolutionDate === null ? null : jiraTime(issue.resolutionDate),
-    labels: issue.labels,
-    duedate: issue.duedate,
-    subtasks: subtasksOf(site, issue.id).map((s) => presentIssueRef(site, base, s)),
-    issuelinks: presentIssueLinks(site, base, issue),
-    comment: {
-      comments,
-      self: `${base}/rest/api/3/issue/${issue.id}/comment`,
-      maxResults: comments.length,
-      total: comments.length,
-      startAt: 0,
-    },
-    components: [],
-    fixVersions: [],
-    versions: [],
-    attachment: [],
-    watches: { self: `${base}/rest/api/3/issue/${issue.key}/watchers`, watchCount: 1, isWatching: false },
-  };
-  if (parent) fields.parent = presentIssueRef(site, base, parent);
+type FieldPresenter = (site: Site, base: string, issue: Issue) => unknown;
+
+/** How each field of an issue is presented in its v3 shape, keyed by field id. */
+const FIELD_PRESENTERS: Record<string, FieldPresenter> = {
+  summary: (_s, _b, issue) => issue.summary,
+  description: (_s, _b, issue) => issue.description,
+  environment: (_s, _b, issue) => issue.environment,
+  issuetype: (site, base, issue) => presentIssueType(base, site.get("issueTypes", issue.issueTypeId)!),
+  project: (site, base, issue) => presentProjectRef(base, site.get("projects", issue.projectId)!),
+  status: (_s, base, issue) => presentStatus(base, statusById(issue.statusId)!),
+  priority: (_s, base, issue) => presentPriority(base, issue.priorityId),
+  assignee: (site, base, issue) => presentUserById(site, base, issue.assigneeId),
+  reporter: (site, base, issue) => presentUserById(site, base, issue.reporterId),
+  creator: (site, base, issue) => presentUserById(site, base, issue.creatorId),
+  created: (_s, _b, issue) => jiraTime(issue.created),
+  updated: (_s, _b, issue) => jiraTime(issue.updated),
+  statuscategorychangedate: (_s, _b, issue) => jiraTime(issue.statusCategoryChangeDate),
+  resolution: (_s, base, issue) => presentResolution(base, issue.resolutionId),
+  resolutiondate: (_s, _b, issue) => (issue.resolutionDate === null ? null : jiraTime(issue.resolutionDate)),
+  labels: (_s, _b, issue) => issue.labels,
+  duedate: (_s, _b, issue) => issue.duedate,
+  subtasks: (site, base, issue) => subtasksOf(site, issue.id).map((s) => presentIssueRef(site, base, s)),
+  issuelinks: (site, base, issue) => presentIssueLinks(site, base, issue),
+  comment: (site, base, issue) => {
+    const comments = [...site.values("comments")]
+      .filter((c) => c.issueId === issue.id)
+      .map((c) => presentComment(site, base, c));
+    const self = `${base}/rest/api/3/issue/${issue.id}/comment`;
+    return { comments, self, maxResults: comments.length, total: comments.length, startAt: 0 };
+  },
+  components: () => [],
+  fixVersions: () => [],
+  versions: () => [],
+  attachment: () => [],
+  watches: (_s, base, issue) => ({
+    self: `${base}/rest/api/3/issue/${issue.key}/watchers`,
+    watchCount: 1,
+    isWatching: false,
+  }),
+  parent: (site, base, issue) => {
+    const parent = issue.parentId ? site.get("issues", issue.parentId) : undefined;
+    return parent ? presentIssueRef(site, base, parent) : undefined;
+  },
+};
+
+/** Every field id the site models, in presentation order. */
+export const ISSUE_FIELD_IDS: readonly string[] = Object.keys(FIELD_PRESENTERS);
+
+/** The given fields of an issue (default: all), presenting only what is asked for. */
+export function presentIssueFields(
+  site: Site,
+  base: string,
+  issue: Issue,
+  ids: readonly string[] = ISSUE_FIELD_IDS,
+): Json {
+  const fields: Json = {};
+  for (const id of ids) {
+    const present = FIELD_PRESENTERS[id];
+    const value = present?.(site, base, issue);
+    if (value !== undefined) fields[id] = value;
+  }
   return fields;
 }

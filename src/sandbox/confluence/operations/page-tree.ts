@@ -1,4 +1,127 @@
-/** getChildPages, getPageDirectChildren. */
-import type { Operation } from "../../define-operation.ts";
+/**
+ * Confluence v2 page tree: getChildPages (deprecated, pages only) and getPageDirectChildren (all
+ * content types; here always pages). Both list published children in tree order (child position),
+ * with cursor pages.
+ */
+import { z } from "zod";
+import { defineOperation, type Operation } from "../../define-operation.ts";
+import { numericId } from "../../params.ts";
+import type { Site } from "../../site.ts";
+import { requirePage } from "../lookup.ts";
+import type { Page } from "../model.ts";
+import { cursorParam, limitParam, paginate, queryOf } from "../pagination.ts";
+import { wikiBase } from "../present.ts";
+import { childrenOf } from "../store.ts";
 
-export const PAGE_TREE_OPERATIONS: readonly Operation[] = [];
+const CHILD_SORTS = [
+  "created-date",
+  "-created-date",
+  "id",
+  "-id",
+  "child-position",
+  "-child-position",
+  "modified-date",
+  "-modified-date",
+  "title",
+  "-title",
+] as const;
+type ChildSort = (typeof CHILD_SORTS)[number];
+
+const treeParams = (sorts: readonly ChildSort[]) =>
+  z.object({
+    id: numericId().describe("The numeric id of the parent page."),
+    cursor: cursorParam(),
+    limit: limitParam(),
+    sort: z
+      .enum(sorts as [ChildSort, ...ChildSort[]])
+      .optional()
+      .describe("Sort order; default child-position (the order shown in the page tree)."),
+  });
+
+/** Published (current or archived) children of a page, sorted. */
+function sortedChildren(site: Site, parentId: string, sort: ChildSort): Page[] {
+  const field = sort.replace(/^-/, "");
+  const sign = sort.startsWith("-") ? -1 : 1;
+  const key = (p: Page): number | string =>
+    field === "title"
+      ? p.title.toLowerCase()
+      : field === "created-date"
+        ? p.createdAt
+        : field === "modified-date"
+          ? p.version.createdAt
+          : field === "id"
+            ? Number(p.id)
+            : p.position;
+  return childrenOf(site, parentId)
+    .filter((p) => p.status === "current" || p.status === "archived")
+    .sort((a, b) => {
+      const ka = key(a);
+      const kb = key(b);
+      return sign * (ka < kb ? -1 : ka > kb ? 1 : Number(a.id) - Number(b.id));
+    });
+}
+
+export const getChildPages = defineOperation({
+  operationId: "getChildPages",
+  api: "confluence",
+  method: "GET",
+  path: "/wiki/api/v2/pages/{id}/children",
+  summary: "Lists the child pages of a Confluence page, in page-tree order.",
+  effect: "read",
+  status: 200,
+  params: treeParams(CHILD_SORTS.filter((s) => !s.endsWith("title"))),
+  handler: (site, { params }, ctx) => {
+    const parent = requirePage(site, params.id);
+    const page = paginate(sortedChildren(site, parent.id, params.sort ?? "child-position"), {
+      cursor: params.cursor,
+      limit: params.limit,
+      path: `/wiki/api/v2/pages/${parent.id}/children`,
+      query: queryOf(params, "id"),
+      base: wikiBase(ctx.baseUrl),
+    });
+    return {
+      results: page.results.map((p) => ({
+        id: p.id,
+        status: p.status,
+        title: p.title,
+        spaceId: p.spaceId,
+        childPosition: p.position,
+      })),
+      _links: page._links,
+    };
+  },
+});
+
+export const getPageDirectChildren = defineOperation({
+  operationId: "getPageDirectChildren",
+  api: "confluence",
+  method: "GET",
+  path: "/wiki/api/v2/pages/{id}/direct-children",
+  summary: "Lists the direct children (pages, folders, whiteboards...) of a Confluence page, in tree order.",
+  effect: "read",
+  status: 200,
+  params: treeParams(CHILD_SORTS),
+  handler: (site, { params }, ctx) => {
+    const parent = requirePage(site, params.id);
+    const page = paginate(sortedChildren(site, parent.id, params.sort ?? "child-position"), {
+      cursor: params.cursor,
+      limit: params.limit,
+      path: `/wiki/api/v2/pages/${parent.id}/direct-children`,
+      query: queryOf(params, "id"),
+      base: wikiBase(ctx.baseUrl),
+    });
+    return {
+      results: page.results.map((p) => ({
+        id: p.id,
+        status: p.status,
+        title: p.title,
+        type: "page",
+        spaceId: p.spaceId,
+        childPosition: p.position,
+      })),
+      _links: page._links,
+    };
+  },
+});
+
+export const PAGE_TREE_OPERATIONS: readonly Operation[] = [getChildPages, getPageDirectChildren];

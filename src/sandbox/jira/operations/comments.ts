@@ -1,4 +1,131 @@
-/** addComment, getComments. */
-import type { Operation } from "../../define-operation.ts";
+/**
+ * Jira issue comments: addComment (ADF body, authored by the caller, bumps the issue's `updated`),
+ * getComments (PageOfComments, ordered by creation) and getComment (which jira.js calls after a v2 add).
+ */
+import { z } from "zod";
+import { jiraError } from "../../api-error.ts";
+import { defineOperation, type Operation } from "../../define-operation.ts";
+import { numericId, qInt } from "../../params.ts";
+import type { Site } from "../../site.ts";
+import { insertComment, renderCommentBody, requireCommentBody } from "../comment-body.ts";
+import type { Comment } from "../model.ts";
+import { presentComment } from "../present.ts";
+import { requireIssue } from "./issues.ts";
 
-export const COMMENT_OPERATIONS: readonly Operation[] = [];
+const issueIdOrKey = z.string().min(1).describe("The issue key (e.g. ENG-12) or numeric id.");
+const expand = z.string().optional().describe("'renderedBody' adds the body rendered as HTML.");
+
+/** A Comment bean; its users are `UserDetails`, which (unlike `User`) carry no locale. */
+function present(site: Site, base: string, comment: Comment, expandList: string | undefined) {
+  const bean = presentComment(site, base, comment);
+  for (const key of ["author", "updateAuthor"]) {
+    const user = bean[key];
+    if (user && typeof user === "object" && "locale" in user) {
+      const { locale: _locale, ...details } = user;
+      bean[key] = details;
+    }
+  }
+  if (expandList?.split(",").some((e) => e.trim() === "renderedBody"))
+    bean.renderedBody = renderCommentBody(comment.body);
+  return bean;
+}
+
+export const addComment = defineOperation({
+  operationId: "addComment",
+  api: "jira",
+  method: "POST",
+  path: "/rest/api/3/issue/{issueIdOrKey}/comment",
+  summary: "Adds a comment to an issue. The body must be an Atlassian Document Format (ADF) document.",
+  effect: "write",
+  status: 201,
+  params: z.object({ issueIdOrKey, expand }),
+  body: z.looseObject({
+    body: z
+      .unknown()
+      .describe(
+        'The comment as an ADF document, e.g. {"type":"doc","version":1,"content":[{"type":"paragraph","content":[{"type":"text","text":"Done."}]}]}.',
+      ),
+    visibility: z
+      .looseObject({
+        type: z.enum(["group", "role"]).optional(),
+        value: z.string().optional(),
+        identifier: z.string().optional(),
+      })
+      .optional()
+      .describe("Restricts the comment to a group or role (accepted; every comment here is visible to all)."),
+    properties: z.array(z.unknown()).optional().describe("Comment properties (accepted, not stored)."),
+  }),
+  handler: (site, { params, body }, ctx) => {
+    const issue = requireIssue(site, params.issueIdOrKey);
+    const doc = requireCommentBody(body.body);
+    const comment = insertComment(site, issue, ctx.accountId, doc);
+    return present(site, ctx.baseUrl, comment, params.expand);
+  },
+});
+
+export const getComments = defineOperation({
+  operationId: "getComments",
+  api: "jira",
+  method: "GET",
+  path: "/rest/api/3/issue/{issueIdOrKey}/comment",
+  summary: "Returns an issue's comments, oldest first unless ordered by -created, a page at a time.",
+  effect: "read",
+  status: 200,
+  params: z.object({
+    issueIdOrKey,
+    startAt: qInt()
+      .refine((n) => n >= 0, "must not be negative")
+      .optional()
+      .describe("Index of the first comment to return (default 0)."),
+    maxResults: qInt()
+      .refine((n) => n >= 0, "must not be negative")
+      .optional()
+      .describe("Comments per page (default 100)."),
+    orderBy: z
+      .enum(["created", "-created", "+created"])
+      .optional()
+      .describe("'created' or '+created' for oldest first, '-created' for newest first."),
+    expand,
+  }),
+  handler: (site, { params }, ctx) => {
+    const issue = requireIssue(site, params.issueIdOrKey);
+    const comments = [...site.values("comments")]
+      .filter((c) => c.issueId === issue.id)
+      .sort((a, b) => a.created - b.created || Number(a.id) - Number(b.id));
+    if (params.orderBy === "-created") comments.reverse();
+    const startAt = params.startAt ?? 0;
+    const maxResults = params.maxResults ?? 100;
+    return {
+      startAt,
+      maxResults,
+      total: comments.length,
+      comments: comments
+        .slice(startAt, startAt + maxResults)
+        .map((c) => present(site, ctx.baseUrl, c, params.expand)),
+    };
+  },
+});
+
+export const getComment = defineOperation({
+  operationId: "getComment",
+  api: "jira",
+  method: "GET",
+  path: "/rest/api/3/issue/{issueIdOrKey}/comment/{id}",
+  summary: "Returns one comment of an issue by its id.",
+  effect: "read",
+  status: 200,
+  params: z.object({
+    issueIdOrKey,
+    id: numericId().describe("The comment id, from getComments or addComment."),
+    expand,
+  }),
+  handler: (site, { params }, ctx) => {
+    const issue = requireIssue(site, params.issueIdOrKey);
+    const comment = site.get("comments", params.id);
+    if (!comment || comment.issueId !== issue.id)
+      throw jiraError(404, [`Can not find a comment for the id: ${params.id}.`]);
+    return present(site, ctx.baseUrl, comment, params.expand);
+  },
+});
+
+export const COMMENT_OPERATIONS: readonly Operation[] = [addComment, getComments, getComment];

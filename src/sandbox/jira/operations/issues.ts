@@ -4,9 +4,9 @@ import { jiraError } from "../../api-error.ts";
 import { defineOperation } from "../../define-operation.ts";
 import { qBool, qList } from "../../params.ts";
 import type { Site } from "../../site.ts";
-import { FIELD_NAMES, selectFields } from "../fields.ts";
+import { FIELD_NAMES, selectFieldIds } from "../fields.ts";
 import type { Issue } from "../model.ts";
-import { presentIssueFields } from "../present.ts";
+import { ISSUE_FIELD_IDS, presentIssueFields } from "../present.ts";
 import { findIssue } from "../store.ts";
 import { presentTransitions } from "./transitions-present.ts";
 
@@ -33,7 +33,7 @@ export function presentIssue(
     id: issue.id,
     self: `${base}/rest/api/3/issue/${issue.id}`,
     key: issue.key,
-    fields: selectFields(presentIssueFields(site, base, issue), fields, fallback),
+    fields: presentIssueFields(site, base, issue, selectFieldIds(ISSUE_FIELD_IDS, fields, fallback)),
   };
   if (expand.includes("names")) {
     bean.names = Object.fromEntries(Object.keys(bean.fields as object).map((k) => [k, FIELD_NAMES[k] ?? k]));

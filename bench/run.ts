@@ -1,0 +1,21 @@
+/**
+ * `npm run bench`: runs every benchmark and prints one markdown table (figures are ratios within this
+ * run; copy them into the README's benchmark section).
+ */
+import type { BenchRow } from "./measure.ts";
+import { benchRest } from "./rest.bench.ts";
+import { benchSandbox } from "./sandbox.bench.ts";
+
+const groups: [string, () => BenchRow[] | Promise<BenchRow[]>][] = [
+  ["Simulated site (in-process)", benchSandbox],
+  ["REST facade (loopback)", () => benchRest()],
+];
+
+const only = process.argv[2];
+console.log(`atlas-gym benchmarks — node ${process.version}, ${new Date().toISOString().slice(0, 10)}\n`);
+console.log("| group | measure | result | target |\n|---|---|---|---|");
+for (const [group, run] of groups) {
+  if (only && !group.toLowerCase().includes(only.toLowerCase())) continue;
+  for (const row of await run())
+    console.log(`| ${group} | ${row.name} | ${row.value} | ${row.target ?? ""} |`);
+}

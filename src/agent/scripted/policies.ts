@@ -1,0 +1,156 @@
+/**
+ * Scripted policies: deterministic agents used to test rewards. `reference` is the scenario's own
+ * solution; the others each commit one of the silent failures the paper describes (or a harsher one),
+ * derived from the reference's recorded calls.
+ */
+
+import type { ViolationCode } from "../../reward/score.ts";
+import type { Random } from "../../sandbox/random.ts";
+import type { Episode } from "../../scenarios/episode.ts";
+import { defaultTools } from "../../tools/catalogue.ts";
+import type { ToolCallRequest } from "../../tools/execute-tool.ts";
+import { recordReference, replay, runReference, type Script } from "./replay.ts";
+
+export interface ScriptedPolicy {
+  name: string;
+  description: string;
+  /** Violations its failure must be reported as (empty for the reference). */
+  expectedViolations: ViolationCode[];
+  /** Plays the episode; returns the final message. */
+  play(episode: Episode, random: Random): string;
+}
+
+const isWrite = (call: ToolCallRequest) => defaultTools().get(call.name)?.operation.effect === "write";
+
+/** A policy that transforms the recorded reference script. */
+function derived(
+  name: string,
+  description: string,
+  expectedViolations: ViolationCode[],
+  transform: (script: Script, episode: Episode, random: Random) => Script,
+): ScriptedPolicy {
+  return {
+    name,
+    description,
+    expectedViolations,
+    play: (episode, random) =>
+      replay(episode, transform(recordReference(episode.scenario, episode.task), episode, random)),
+  };
+}
+
+const firstWrite = (calls: ToolCallRequest[]) => calls.findIndex(isWrite);
+
+export const SCRIPTED_POLICIES: readonly ScriptedPolicy[] = [
+  {
+    name: "reference",
+    description: "the scenario's reference solution",
+    expectedViolations: [],
+    play: (episode) => runReference(episode),
+  },
+  {
+    name: "noop",
+    description: "answers without calling any tool",
+    expectedViolations: ["missing_mutation"],
+    play: () => "Sorry, I cannot do that.",
+  },
+  derived(
+    "read-only",
+    "validates, then stops before mutating (the paper's early stop)",
+    ["early_stop_after_read"],
+    (s) => ({
+      calls: s.calls.slice(0, Math.max(0, firstWrite(s.calls))),
+      final: "I have looked at it.",
+    }),
+  ),
+  derived(
+    "hallucinate",
+    "calls a tool that does not exist instead of the first mutation",
+    ["hallucinated_tool"],
+    (s) => ({
+      ...s,
+      calls: s.calls.map((c, i) =>
+        i === firstWrite(s.calls) ? { ...c, name: `${c.name.split("_")[0]}_update_everything` } : c,
+      ),
+    }),
+  ),
+  derived(
+    "drop-field",
+    "omits one required nested field of the first mutation",
+    ["dropped_required_field", "invalid_payload"],
+    (s, episode) => {
+      const i = firstWrite(s.calls);
+      return { ...s, calls: s.calls.map((c, j) => (j === i ? dropField(c, episode) : c)) };
+    },
+  ),
+  derived(
+    "duplicate",
+    "performs every mutation twice",
+    ["duplicate_mutation", "invalid_payload", "collateral_change"],
+    (s) => ({
+      ...s,
+      calls: s.calls.flatMap((c) => (isWrite(c) ? [c, c] : [c])),
+    }),
+  ),
+  derived("skip-validate", "mutates first, without reading anything before", [], (s) => ({
+    ...s,
+    calls: s.calls.filter((c, i) => i >= firstWrite(s.calls) || isWrite(c)),
+  })),
+  derived(
+    "over-budget",
+    "repeats reads until the call budget is exceeded",
+    ["budget_exceeded"],
+    (s, episode) => {
+      const read = s.calls.find((c) => !isWrite(c)) ?? s.calls[0]!;
+      const padding = Array.from(
+        { length: Math.max(1, episode.spec.budget + 1 - s.calls.length) },
+        () => read,
+      );
+      return { ...s, calls: [...padding, ...s.calls] };
+    },
+  ),
+  derived(
+    "random",
+    "seeded random calls with arguments borrowed from the reference",
+    [],
+    (s, episode, random) => {
+      const tools = episode.functionTools().map((t) => t.function.name);
+      const calls = Array.from({ length: random.int(1, episode.spec.budget) }, () => {
+        const name = random.pick(tools);
+        const borrowed = s.calls.filter((c) => c.name === name);
+        return { name, arguments: borrowed.length > 0 ? random.pick(borrowed).arguments : {} };
+      });
+      return { calls, final: "Done." };
+    },
+  ),
+];
+
+export function findPolicy(name: string): ScriptedPolicy {
+  const policy = SCRIPTED_POLICIES.find((p) => p.name === name);
+  if (!policy)
+    throw new Error(
+      `Unknown scripted policy '${name}' (known: ${SCRIPTED_POLICIES.map((p) => p.name).join(", ")})`,
+    );
+  return policy;
+}
+
+/** Removes the first R1-checked argument of the first mutation from a call's arguments. */
+function dropField(call: ToolCallRequest, episode: Episode): ToolCallRequest {
+  const tool = defaultTools().get(call.name)!;
+  const mutation = episode.spec.mutations.find((m) => m.operationId === tool.operation.operationId);
+  const args = structuredClone(call.arguments) as Record<string, unknown>;
+  for (const check of mutation?.args ?? []) {
+    for (const path of check.paths) {
+      const argPath = path.replace(/^(params|body)\./, "").split(".");
+      if (deletePath(args, argPath)) return { ...call, arguments: args };
+    }
+  }
+  return { ...call, arguments: args };
+}
+
+function deletePath(target: Record<string, unknown>, path: string[]): boolean {
+  const [head, ...rest] = path;
+  if (head === undefined || !(head in target)) return false;
+  if (rest.length === 0) return delete target[head];
+  const child = target[head];
+  return typeof child === "object" && child !== null && deletePath(child as Record<string, unknown>, rest);
+}

@@ -1,0 +1,140 @@
+import { describe, expect, it } from "vitest";
+import { call } from "../../../../test/support/call.ts";
+import { NOT_A_DOCUMENT } from "../../adf/validate.ts";
+import { jiraTime } from "../../clock.ts";
+import { AGENT_ACCOUNT_ID, createSite } from "../../fixtures/default-site.ts";
+import { paragraphDoc } from "../../fixtures/text.ts";
+import { findIssue } from "../store.ts";
+
+type CommentBean = { id: string; body: unknown; author: { accountId: string }; created: string };
+
+describe("addComment", () => {
+  it("adds an ADF comment authored by the caller, answers 201 and bumps the issue's updated", () => {
+    const site = createSite({ seed: 1 });
+    const before = findIssue(site, "ENG-3")!.updated;
+    const res = call(
+      site,
+      "addComment",
+      { issueIdOrKey: "eng-3" },
+      { body: paragraphDoc("Deployed to staging.") },
+    );
+    expect(res.status).toBe(201);
+    const comment = res.body as CommentBean & Record<string, unknown>;
+    expect(comment.body).toEqual(paragraphDoc("Deployed to staging."));
+    expect(comment.author.accountId).toBe(AGENT_ACCOUNT_ID);
+    expect(comment.author).not.toHaveProperty("locale");
+    expect(comment.self).toBe(
+      `http://sim.test/rest/api/3/issue/${findIssue(site, "ENG-3")!.id}/comment/${comment.id}`,
+    );
+    const updated = findIssue(site, "ENG-3")!.updated;
+    expect(updated).toBeGreaterThan(before);
+    expect(comment.created).toBe(jiraTime(updated));
+    const issue = call(site, "getIssue", { issueIdOrKey: "ENG-3", fields: "comment" }).body as {
+      fields: { comment: { comments: CommentBean[] } };
+    };
+    expect(issue.fields.comment.comments.at(-1)!.id).toBe(comment.id);
+  });
+
+  it("renders the body as HTML when expand=renderedBody", () => {
+    const site = createSite({ seed: 1 });
+    const res = call(
+      site,
+      "addComment",
+      { issueIdOrKey: "ENG-3", expand: "renderedBody" },
+      { body: paragraphDoc("a < b") },
+    );
+    expect((res.body as { renderedBody: string }).renderedBody).toBe("<p>a &lt; b</p>");
+  });
+
+  it("rejects bodies that are not ADF, empty, or missing, and unknown issues, changing nothing", () => {
+    const site = createSite({ seed: 1 });
+    const hash = site.hash();
+    const cases: [unknown, number, unknown][] = [
+      [{ body: "plain text" }, 400, { errorMessages: [], errors: { comment: NOT_A_DOCUMENT } }],
+      [
+        { body: { type: "doc", version: 1, content: [] } },
+        400,
+        { errorMessages: [], errors: { comment: "Comment body can not be empty!" } },
+      ],
+      [
+        { body: { type: "doc", version: 1, content: [{ type: "text", text: "x" }] } },
+        400,
+        {
+          errorMessages: [],
+          errors: {
+            comment: "Invalid ADF: content[0] ('text') is an inline node where a block node is required.",
+          },
+        },
+      ],
+      [{}, 400, { errorMessages: [], errors: { body: "'body' is required." } }],
+    ];
+    for (const [body, status, expected] of cases) {
+      const res = call(site, "addComment", { issueIdOrKey: "ENG-1" }, body);
+      expect(res.status).toBe(status);
+      expect(res.body).toEqual(expected);
+    }
+    const missing = call(site, "addComment", { issueIdOrKey: "ENG-9999" }, { body: paragraphDoc("x") });
+    expect(missing.status).toBe(404);
+    expect(missing.body).toEqual({
+      errorMessages: ["Issue does not exist or you do not have permission to see it."],
+      errors: {},
+    });
+    expect(site.hash()).toBe(hash);
+  });
+});
+
+describe("getComments and getComment", () => {
+  const site = createSite({ seed: 1 });
+  const key = "ENG-4";
+  for (const text of ["first", "second", "third"])
+    call(site, "addComment", { issueIdOrKey: key }, { body: paragraphDoc(text) });
+  const texts = (body: unknown) =>
+    (body as { comments: { body: { content: { content: { text: string }[] }[] } }[] }).comments.map(
+      (c) => c.body.content[0]!.content[0]!.text,
+    );
+
+  it("lists comments oldest first with PageOfComments paging", () => {
+    const res = call(site, "getComments", { issueIdOrKey: key });
+    const page = res.body as { startAt: number; maxResults: number; total: number };
+    expect(page.startAt).toBe(0);
+    expect(page.maxResults).toBe(100);
+    expect(texts(res.body).slice(-3)).toEqual(["first", "second", "third"]);
+    const total = page.total;
+    const last = call(site, "getComments", { issueIdOrKey: key, startAt: total - 1, maxResults: 1 });
+    expect(texts(last.body)).toEqual(["third"]);
+  });
+
+  it("orders newest first with orderBy=-created", () => {
+    expect(
+      texts(call(site, "getComments", { issueIdOrKey: key, orderBy: "-created" }).body).slice(0, 3),
+    ).toEqual(["third", "second", "first"]);
+  });
+
+  it("gets one comment by id and 404s for a comment of another issue", () => {
+    const [comment] = (
+      call(site, "getComments", { issueIdOrKey: key, orderBy: "-created" }).body as {
+        comments: CommentBean[];
+      }
+    ).comments;
+    expect((call(site, "getComment", { issueIdOrKey: key, id: comment!.id }).body as CommentBean).id).toBe(
+      comment!.id,
+    );
+    const hash = site.hash();
+    const other = call(site, "getComment", { issueIdOrKey: "ENG-1", id: comment!.id });
+    expect(other.status).toBe(404);
+    expect(other.body).toEqual({
+      errorMessages: [`Can not find a comment for the id: ${comment!.id}.`],
+      errors: {},
+    });
+    expect(site.hash()).toBe(hash);
+  });
+
+  it("rejects an orderBy other than created and unknown issues", () => {
+    const hash = site.hash();
+    const bad = call(site, "getComments", { issueIdOrKey: key, orderBy: "updated" });
+    expect(bad.status).toBe(400);
+    expect((bad.body as { errorMessages: string[] }).errorMessages[0]).toMatch(/^Parameter 'orderBy'/);
+    expect(call(site, "getComments", { issueIdOrKey: "NOPE-1" }).status).toBe(404);
+    expect(site.hash()).toBe(hash);
+  });
+});

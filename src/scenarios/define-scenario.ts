@@ -1,0 +1,78 @@
+/**
+ * defineScenario: one task family, declared in one file. A scenario generates tasks from a seed (prompt
+ * paraphrases, entities drawn from the site, distractors), declares the reward spec and end state for
+ * each task, and carries a reference solution that must score exactly 1.0.
+ */
+
+import type { RewardSpec } from "../reward/spec.ts";
+import type { Random } from "../sandbox/random.ts";
+import type { Site } from "../sandbox/site.ts";
+import type { ToolCallRequest, ToolCallResult } from "../tools/execute-tool.ts";
+
+export type Split = "eval" | "train";
+
+/** 1: the paper's task; 2: harder (more distractors, lookups by description, pagination). */
+export type Level = 1 | 2;
+
+export interface GenerateContext {
+  /** The task's site, freshly built from its seed; the generator may add records to it (distractors). */
+  site: Site;
+  random: Random;
+  level: Level;
+  split: Split;
+}
+
+/** What a generator returns: the user prompt and the values the reward checks against. */
+export interface GeneratedTask<E> {
+  prompt: string;
+  expected: E;
+}
+
+/**
+ * The reference solution: a generator that yields tool calls and receives each call's result, so later
+ * calls can use ids the site returned (e.g. the id of the page it just created). Its return value is
+ * the final answer.
+ */
+export type ReferenceSolution = Generator<ToolCallRequest, string, ToolCallResult>;
+
+export interface ScenarioSpec<E> {
+  /** `<system>-<intent>-vN`; bump N when tasks or checks change. */
+  id: string;
+  description: string;
+  /** Tool names (default catalogue) the agent is offered. */
+  tools: string[];
+  /** Task-introduced names (titles, summaries, labels) differ between splits: these pools are disjoint. */
+  generate(ctx: GenerateContext): GeneratedTask<E>;
+  reward(task: Task<E>, site: Site): RewardSpec;
+  /** Names the task introduces (new titles, summaries, labels); eval and train must never share one. */
+  introduces?(expected: E): string[];
+  reference(task: Task<E>): ReferenceSolution;
+}
+
+export interface Scenario<E = unknown> extends ScenarioSpec<E> {}
+
+export interface Task<E = unknown> {
+  /** `<scenario>/<split>/<index>`. */
+  id: string;
+  scenario: string;
+  split: Split;
+  index: number;
+  level: Level;
+  /** Seed of the task's site and generator. */
+  seed: number;
+  prompt: string;
+  expected: E;
+}
+
+export function defineScenario<E>(spec: ScenarioSpec<E>): Scenario<E> {
+  if (!/^[a-z0-9]+(-[a-z0-9]+)*-v\d+$/.test(spec.id))
+    throw new Error(`Scenario id '${spec.id}' must look like '<system>-<intent>-v1'`);
+  if (spec.tools.length === 0) throw new Error(`Scenario ${spec.id} offers no tools`);
+  return spec;
+}
+
+/** A call in a reference solution. */
+export const call = (name: string, args: Record<string, unknown>): ToolCallRequest => ({
+  name,
+  arguments: args,
+});

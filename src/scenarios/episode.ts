@@ -1,0 +1,93 @@
+/**
+ * Episode: one task being attempted. It holds the task's site, offers the scenario's tools, executes
+ * tool calls on the site (recording each on the trace), enforces the call budget, and scores the trace
+ * with the scenario's reward spec and the site diff. The env server, the MCP server, the rollout loop
+ * and the scripted policies all drive episodes through this one object.
+ */
+
+import { type RewardMode, type Score, score } from "../reward/score.ts";
+import type { RewardSpec } from "../reward/spec.ts";
+import type { OperationContext } from "../sandbox/define-operation.ts";
+import { diff } from "../sandbox/diff.ts";
+import { AGENT_ACCOUNT_ID } from "../sandbox/fixtures/default-site.ts";
+import type { Site } from "../sandbox/site.ts";
+import { defaultTools, knownToolNames } from "../tools/catalogue.ts";
+import { type FunctionTool, type Tool, toFunctionTool } from "../tools/define-tool.ts";
+import { executeToolCall, type ToolCallRequest, type ToolCallResult } from "../tools/execute-tool.ts";
+import type { Scenario, Task } from "./define-scenario.ts";
+import { siteForTask } from "./tasks.ts";
+
+export const DEFAULT_BASE_URL = "https://atlas-gym.atlassian.net";
+
+export interface Episode {
+  readonly task: Task;
+  readonly scenario: Scenario;
+  /** The live site the agent changes. */
+  readonly site: Site;
+  readonly spec: RewardSpec;
+  readonly calls: readonly ToolCallResult[];
+  /** Tools offered, in OpenAI function form. */
+  functionTools(): FunctionTool[];
+  /** Whether another call is within the budget. */
+  canCall(): boolean;
+  /** Executes one tool call (never throws for agent mistakes) and records it. */
+  step(call: ToolCallRequest): ToolCallResult;
+  score(mode?: RewardMode): Score;
+}
+
+export interface EpisodeOptions {
+  baseUrl?: string;
+  /** Tools by name; the scenario's allowed names are looked up here (default: the default catalogue). */
+  tools?: ReadonlyMap<string, Tool>;
+}
+
+export function createEpisode<E>(
+  scenario: Scenario<E>,
+  task: Task<E>,
+  options: EpisodeOptions = {},
+): Episode {
+  const initial = siteForTask(scenario, task);
+  const site = initial.fork();
+  const spec = scenario.reward(task, initial);
+  const catalogue = options.tools ?? defaultTools();
+  const offered = new Map(scenario.tools.map((name) => [name, catalogue.get(name)!]));
+  for (const [name, tool] of offered)
+    if (!tool) throw new Error(`Scenario ${scenario.id} names unknown tool ${name}`);
+  const ctx: OperationContext = { baseUrl: options.baseUrl ?? DEFAULT_BASE_URL, accountId: AGENT_ACCOUNT_ID };
+  const calls: ToolCallResult[] = [];
+  return {
+    task: task as Task,
+    scenario: scenario as Scenario,
+    site,
+    spec,
+    calls,
+    functionTools: () => [...offered.values()].map(toFunctionTool),
+    canCall: () => calls.length < spec.budget,
+    step(call) {
+      const result =
+        calls.length < spec.budget
+          ? executeToolCall(site, offered, call, ctx)
+          : overBudget(call, spec.budget);
+      calls.push(result);
+      return result;
+    },
+    score: (mode = "paper") =>
+      score({ spec, calls, changes: diff(initial, site), knownTools: knownToolNames(), mode }),
+  };
+}
+
+/** A call past the budget is recorded but not executed; the rollout is truncated after it. */
+function overBudget(call: ToolCallRequest, budget: number): ToolCallResult {
+  return {
+    name: call.name,
+    arguments: call.arguments,
+    operationId: null,
+    effect: null,
+    input: null,
+    status: null,
+    ok: false,
+    errorType: "budget",
+    body: null,
+    observation: `Error: the budget of ${budget} tool calls is spent; this call was not executed.`,
+  };
+}

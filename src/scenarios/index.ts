@@ -1,0 +1,19 @@
+/**
+ * The scenario registry. Registering a scenario is one line here; a test checks every scenario folder is
+ * registered and that ids are unique.
+ */
+import { ScenarioNotFoundError } from "../errors.ts";
+import type { Scenario } from "./define-scenario.ts";
+import jiraTransition from "./jira-transition/scenario.ts";
+
+export const SCENARIOS: readonly Scenario[] = [jiraTransition as Scenario];
+
+export function findScenario(id: string): Scenario {
+  const scenario = SCENARIOS.find((s) => s.id === id);
+  if (!scenario)
+    throw new ScenarioNotFoundError(
+      id,
+      SCENARIOS.map((s) => s.id),
+    );
+  return scenario;
+}

@@ -1,0 +1,327 @@
+/**
+ * Bad input at the REST boundary: every case gets a vendor-shaped 4xx with a useful message, never a
+ * 5xx, and the site's hash is the same before and after.
+ */
+import { describe, expect, it } from "vitest";
+import { createRestApp, MAX_BODY_BYTES } from "../src/http/create-rest-app.ts";
+import { createSiteRegistry } from "../src/http/site-registry.ts";
+
+const sites = createSiteRegistry(1);
+const app = createRestApp({ sites });
+const pageId = [...sites.root.values("pages")][1]!.id;
+const spaceId = [...sites.root.values("spaces")][0]!.id;
+
+type Dialect = "jira" | "confluence" | "confluence-v1";
+interface Case {
+  name: string;
+  method: string;
+  path: string;
+  body?: string;
+  contentType?: string;
+  status: number;
+  dialect: Dialect;
+  message: RegExp;
+}
+
+const json = (value: unknown) => JSON.stringify(value);
+const doc = (text: string) => ({
+  type: "doc",
+  version: 1,
+  content: [{ type: "paragraph", content: [{ type: "text", text }] }],
+});
+
+const CASES: Case[] = [
+  {
+    name: "malformed JSON (Jira)",
+    method: "POST",
+    path: "/rest/api/3/issue",
+    body: '{"fields": {',
+    status: 400,
+    dialect: "jira",
+    message: /Malformed JSON/,
+  },
+  {
+    name: "wrong content type (Jira)",
+    method: "POST",
+    path: "/rest/api/3/issue",
+    body: json({ fields: {} }),
+    contentType: "text/plain",
+    status: 415,
+    dialect: "jira",
+    message: /application\/json/,
+  },
+  {
+    name: "wrong types",
+    method: "POST",
+    path: "/rest/api/3/issue",
+    body: json({ fields: { project: { key: "ENG" }, issuetype: { name: "Task" }, summary: 42 } }),
+    status: 400,
+    dialect: "jira",
+    message: /summary/,
+  },
+  {
+    name: "project given as a string",
+    method: "POST",
+    path: "/rest/api/3/issue",
+    body: json({ fields: { project: "ENG", issuetype: { name: "Task" }, summary: "x" } }),
+    status: 400,
+    dialect: "jira",
+    message: /project/,
+  },
+  {
+    name: "missing required fields",
+    method: "POST",
+    path: "/rest/api/3/issue",
+    body: json({ fields: { project: { key: "ENG" } } }),
+    status: 400,
+    dialect: "jira",
+    message: /summary/,
+  },
+  {
+    name: "invalid ADF description",
+    method: "POST",
+    path: "/rest/api/3/issue",
+    body: json({
+      fields: {
+        project: { key: "ENG" },
+        issuetype: { name: "Task" },
+        summary: "x",
+        description: "plain text",
+      },
+    }),
+    status: 400,
+    dialect: "jira",
+    message: /Atlassian Document/,
+  },
+  {
+    name: "label with a space",
+    method: "POST",
+    path: "/rest/api/3/issue",
+    body: json({
+      fields: { project: { key: "ENG" }, issuetype: { name: "Task" }, summary: "x", labels: ["two words"] },
+    }),
+    status: 400,
+    dialect: "jira",
+    message: /contains spaces/,
+  },
+  {
+    name: "unknown issue",
+    method: "GET",
+    path: "/rest/api/3/issue/ENG-99999",
+    status: 404,
+    dialect: "jira",
+    message: /does not exist/,
+  },
+  {
+    name: "unknown issue on write",
+    method: "PUT",
+    path: "/rest/api/3/issue/NOPE-1",
+    body: json({ fields: { summary: "x" } }),
+    status: 404,
+    dialect: "jira",
+    message: /does not exist/,
+  },
+  {
+    name: "invalid transition",
+    method: "POST",
+    path: "/rest/api/3/issue/ENG-1/transitions",
+    body: json({ transition: { id: "999" } }),
+    status: 400,
+    dialect: "jira",
+    message: /not valid/,
+  },
+  {
+    name: "comment body not ADF",
+    method: "POST",
+    path: "/rest/api/3/issue/ENG-1/comment",
+    body: json({ body: "hello" }),
+    status: 400,
+    dialect: "jira",
+    message: /Atlassian Document/,
+  },
+  {
+    name: "invalid JQL",
+    method: "GET",
+    path: "/rest/api/3/search/jql?jql=project%20%3D%20AND",
+    status: 400,
+    dialect: "jira",
+    message: /JQL|Expecting/,
+  },
+  {
+    name: "unbounded JQL",
+    method: "GET",
+    path: "/rest/api/3/search/jql?jql=order%20by%20key",
+    status: 400,
+    dialect: "jira",
+    message: /Unbounded/,
+  },
+  {
+    name: "unknown Jira path",
+    method: "GET",
+    path: "/rest/api/3/nothing-here",
+    status: 404,
+    dialect: "jira",
+    message: /No API operation/,
+  },
+  {
+    name: "body over 1 MB",
+    method: "POST",
+    path: "/rest/api/3/issue",
+    body: json({ fields: { summary: "x".repeat(MAX_BODY_BYTES) } }),
+    status: 413,
+    dialect: "jira",
+    message: /limit/,
+  },
+  {
+    name: "malformed JSON (Confluence)",
+    method: "POST",
+    path: "/wiki/api/v2/pages",
+    body: "{nope",
+    status: 400,
+    dialect: "confluence",
+    message: /Malformed JSON/,
+  },
+  {
+    name: "missing spaceId",
+    method: "POST",
+    path: "/wiki/api/v2/pages",
+    body: json({ title: "x", body: { representation: "storage", value: "<p>x</p>" } }),
+    status: 400,
+    dialect: "confluence",
+    message: /spaceId/,
+  },
+  {
+    name: "unknown space",
+    method: "POST",
+    path: "/wiki/api/v2/pages",
+    body: json({
+      spaceId: "1",
+      status: "current",
+      title: "x",
+      body: { representation: "storage", value: "<p>x</p>" },
+    }),
+    status: 404,
+    dialect: "confluence",
+    message: /./,
+  },
+  {
+    name: "unknown page",
+    method: "GET",
+    path: "/wiki/api/v2/pages/123",
+    status: 404,
+    dialect: "confluence",
+    message: /./,
+  },
+  {
+    name: "non-numeric page id",
+    method: "GET",
+    path: "/wiki/api/v2/pages/abc",
+    status: 400,
+    dialect: "confluence",
+    message: /./,
+  },
+  {
+    name: "stale page version",
+    method: "PUT",
+    path: `/wiki/api/v2/pages/${pageId}`,
+    body: json({
+      id: pageId,
+      status: "current",
+      title: "Anything",
+      body: { representation: "storage", value: "<p>x</p>" },
+      version: { number: 1 },
+    }),
+    status: 409,
+    dialect: "confluence",
+    message: /Version must be incremented/,
+  },
+  {
+    name: "duplicate page title",
+    method: "POST",
+    path: "/wiki/api/v2/pages",
+    body: json({
+      spaceId,
+      status: "current",
+      title: [...sites.root.values("pages")][1]!.title,
+      body: { representation: "storage", value: "<p>x</p>" },
+    }),
+    status: 400,
+    dialect: "confluence",
+    message: /already exists/,
+  },
+  {
+    name: "unknown Confluence path",
+    method: "GET",
+    path: "/wiki/api/v2/nothing",
+    status: 404,
+    dialect: "confluence",
+    message: /No API operation/,
+  },
+  {
+    name: "label with a space (v1)",
+    method: "POST",
+    path: `/wiki/rest/api/content/${pageId}/label`,
+    body: json([{ prefix: "global", name: "two words" }]),
+    status: 400,
+    dialect: "confluence-v1",
+    message: /./,
+  },
+  {
+    name: "malformed JSON (v1)",
+    method: "POST",
+    path: `/wiki/rest/api/content/${pageId}/label`,
+    body: "[",
+    status: 400,
+    dialect: "confluence-v1",
+    message: /Malformed JSON/,
+  },
+];
+
+function messageOf(dialect: Dialect, body: Record<string, unknown>): string {
+  if (dialect === "jira") {
+    expect(Object.keys(body).sort()).toEqual(["errorMessages", "errors"]);
+    const fieldErrors = Object.entries(body.errors as Record<string, string>).map(
+      ([field, text]) => `${field}: ${text}`,
+    );
+    return [...(body.errorMessages as string[]), ...fieldErrors].join(" ");
+  }
+  if (dialect === "confluence") {
+    const errors = body.errors as { status: number; code: string; title: string }[];
+    expect(errors[0]).toMatchObject({ status: expect.any(Number), code: expect.any(String) });
+    return errors.map((e) => e.title).join(" ");
+  }
+  expect(body).toMatchObject({ statusCode: expect.any(Number), message: expect.any(String) });
+  return body.message as string;
+}
+
+describe("bad input is answered in the vendor's shape and changes nothing", () => {
+  it.each(CASES.map((c) => [c.name, c] as const))("%s", async (_name, c) => {
+    const before = sites.root.hash();
+    const headers: Record<string, string> =
+      c.body === undefined ? {} : { "content-type": c.contentType ?? "application/json" };
+    const res = await app.request(`http://sim.test${c.path}`, { method: c.method, headers, body: c.body });
+    expect(res.status).toBe(c.status);
+    expect(res.headers.get("content-type")).toMatch(/application\/json/);
+    expect(messageOf(c.dialect, (await res.json()) as Record<string, unknown>)).toMatch(c.message);
+    expect(sites.root.hash()).toBe(before);
+  });
+
+  it("a valid request through the same app does change the site (the hash check can fail)", async () => {
+    const before = sites.root.hash();
+    const body = json({
+      fields: {
+        project: { key: "ENG" },
+        issuetype: { name: "Task" },
+        summary: "Valid",
+        description: doc("ok"),
+      },
+    });
+    const res = await app.request("http://sim.test/rest/api/3/issue", {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body,
+    });
+    expect(res.status).toBe(201);
+    expect(sites.root.hash()).not.toBe(before);
+  });
+});

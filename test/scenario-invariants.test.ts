@@ -1,0 +1,58 @@
+/**
+ * The invariant suite, over every scenario × eval task (Gymnasium-style, parametrised over the
+ * registry): the reference scores exactly 1.0 and passes; noop scores ≤ 0.1; every failure policy scores
+ * strictly below the reference and its explanation names the expected violation.
+ */
+import { describe, expect, it } from "vitest";
+import { SCRIPTED_POLICIES } from "../src/agent/scripted/policies.ts";
+import { createRandom } from "../src/sandbox/random.ts";
+import { createEpisode } from "../src/scenarios/episode.ts";
+import { tasksFor } from "../src/scenarios/frozen.ts";
+import { SCENARIOS } from "../src/scenarios/index.ts";
+
+const cases = SCENARIOS.flatMap((scenario) =>
+  tasksFor(scenario, "eval").map((task) => [task.id, scenario, task] as const),
+);
+
+describe.each(cases)("%s", (_id, scenario, task) => {
+  const play = (name: string) => {
+    const policy = SCRIPTED_POLICIES.find((p) => p.name === name)!;
+    const episode = createEpisode(scenario, task);
+    policy.play(episode, createRandom(`${task.id}:${name}`));
+    return { episode, score: episode.score() };
+  };
+
+  it("reference scores exactly 1.0, passes the state check and stays within the budget", () => {
+    const { episode, score } = play("reference");
+    expect(score.explanation).toMatch(/^reward 1\.000/);
+    expect(score.reward).toBe(1);
+    expect(score.passed).toBe(true);
+    expect(episode.calls.length).toBeLessThanOrEqual(episode.spec.budget);
+  });
+
+  it("noop scores at most 0.1 and fails the state check", () => {
+    const { score } = play("noop");
+    expect(score.reward).toBeLessThanOrEqual(0.1);
+    expect(score.passed).toBe(false);
+    expect(score.violations.map((v) => v.code)).toContain("missing_mutation");
+  });
+
+  it.each(
+    SCRIPTED_POLICIES.filter((p) => p.name !== "reference" && p.name !== "noop").map(
+      (p) => [p.name, p] as const,
+    ),
+  )("%s scores strictly below the reference and names its failure", (name, policy) => {
+    const { score } = play(name);
+    expect(score.reward).toBeLessThan(1);
+    if (policy.expectedViolations.length > 0) {
+      const codes = score.violations.map((v) => v.code);
+      expect(
+        codes.some((c) => policy.expectedViolations.includes(c)),
+        `${name}: ${score.explanation}`,
+      ).toBe(true);
+    }
+    if (name === "skip-validate") {
+      expect(score.components.find((c) => c.label === "validate before mutating")?.points).toBe(0);
+    }
+  });
+});

@@ -1,0 +1,89 @@
+/**
+ * `atlas-gym serve` as users run it: the real binary in a child process, the default site at the root,
+ * isolated sites under /s/<id>, and Basic auth checked with --auth against the printed credentials.
+ */
+import { type ChildProcess, execFileSync, spawn } from "node:child_process";
+import { fileURLToPath } from "node:url";
+import { afterAll, describe, expect, it } from "vitest";
+
+const BIN = fileURLToPath(new URL("../bin/atlas-gym", import.meta.url));
+const children: ChildProcess[] = [];
+
+async function startServe(args: string[]): Promise<{ url: string; output: string }> {
+  const child = spawn(BIN, ["serve", "--port", "0", ...args], { stdio: ["ignore", "pipe", "pipe"] });
+  children.push(child);
+  let output = "";
+  return new Promise((resolve, reject) => {
+    child.stdout!.on("data", (chunk: Buffer) => {
+      output += chunk.toString();
+      const url = output.match(/at (http:\/\/127\.0\.0\.1:\d+)/)?.[1];
+      if (
+        url &&
+        output.includes("Isolated sites") &&
+        (!args.includes("--auth") || output.includes("API token"))
+      )
+        resolve({ url, output });
+    });
+    child.once("exit", (code) => reject(new Error(`serve exited with ${code}: ${output}`)));
+  });
+}
+
+afterAll(() => {
+  for (const child of children) child.kill("SIGTERM");
+});
+
+const basic = (email: string, token: string) =>
+  `Basic ${Buffer.from(`${email}:${token}`).toString("base64")}`;
+
+describe("atlas-gym serve", () => {
+  it("prints help for the CLI and the command", () => {
+    expect(execFileSync(BIN, ["--help"], { encoding: "utf8" })).toMatch(/serve/);
+    expect(execFileSync(BIN, ["serve", "--help"], { encoding: "utf8" })).toMatch(/--seed/);
+  });
+
+  it("rejects a bad --port with a clear message", () => {
+    expect(() => execFileSync(BIN, ["serve", "--port", "abc"], { encoding: "utf8", stdio: "pipe" })).toThrow(
+      /--port must be an integer/,
+    );
+  });
+
+  it("serves the default site and isolated sites that do not affect each other", async () => {
+    const { url } = await startServe(["--seed", "5"]);
+    const label = async (prefix: string) =>
+      (
+        (await (await fetch(`${url}${prefix}/rest/api/3/issue/ENG-1?fields=labels`)).json()) as {
+          fields: { labels: string[] };
+        }
+      ).fields.labels;
+    const edit = await fetch(`${url}/s/alpha/rest/api/3/issue/ENG-1`, {
+      method: "PUT",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ update: { labels: [{ add: "only-in-alpha" }] } }),
+    });
+    expect(edit.status).toBe(204);
+    expect(await label("/s/alpha")).toContain("only-in-alpha");
+    expect(await label("/s/beta")).not.toContain("only-in-alpha");
+    expect(await label("")).not.toContain("only-in-alpha");
+    const self = ((await (await fetch(`${url}/s/beta/rest/api/3/issue/ENG-1`)).json()) as { self: string })
+      .self;
+    expect(self.startsWith(`${url}/s/beta/rest/api/3/issue/`)).toBe(true);
+  });
+
+  it("checks Basic auth against the printed credentials with --auth", async () => {
+    const { url, output } = await startServe(["--auth"]);
+    const [, email, token] = output.match(/email (\S+)\s+API token (\S+)/)!;
+    const anonymous = await fetch(`${url}/rest/api/3/myself`);
+    expect(anonymous.status).toBe(401);
+    expect(await anonymous.json()).toEqual({
+      errorMessages: ["Client must be authenticated to access this resource."],
+      errors: {},
+    });
+    const wrong = await fetch(`${url}/wiki/api/v2/spaces`, {
+      headers: { authorization: basic(email!, "wrong") },
+    });
+    expect(wrong.status).toBe(401);
+    const ok = await fetch(`${url}/rest/api/3/myself`, { headers: { authorization: basic(email!, token!) } });
+    expect(ok.status).toBe(200);
+    expect(((await ok.json()) as { emailAddress: string }).emailAddress).toBe(email);
+  });
+});
