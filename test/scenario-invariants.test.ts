@@ -41,18 +41,21 @@ describe.each(cases)("%s", (_id, scenario, task) => {
     SCRIPTED_POLICIES.filter((p) => p.name !== "reference" && p.name !== "noop").map(
       (p) => [p.name, p] as const,
     ),
-  )("%s scores strictly below the reference and names its failure", (name, policy) => {
-    const { score } = play(name);
-    expect(score.reward).toBeLessThan(1);
-    if (policy.expectedViolations.length > 0) {
-      const codes = score.violations.map((v) => v.code);
-      expect(
-        codes.some((c) => policy.expectedViolations.includes(c)),
-        `${name}: ${score.explanation}`,
-      ).toBe(true);
-    }
-    if (name === "skip-validate") {
-      expect(score.components.find((c) => c.label === "validate before mutating")?.points).toBe(0);
-    }
-  });
+  )(
+    "%s scores below the reference (unless it truly solved the task) and names its failure",
+    (name, policy) => {
+      const { score } = play(name);
+      expect(score.reward).toBeLessThan(1);
+      if (policy.expectedViolations.length > 0) {
+        const codes = score.violations.map((v) => v.code);
+        expect(
+          codes.some((c) => policy.expectedViolations.includes(c)),
+          `${name}: ${score.explanation}`,
+        ).toBe(true);
+      }
+      if (name === "skip-validate") {
+        expect(score.components.find((c) => c.label === "validate before mutating")?.points).toBe(0);
+      }
+    },
+  );
 });

@@ -108,6 +108,14 @@ describe("searchIssues: fields and values", () => {
     expect(keys("labels = nothing-has-this")).toEqual([]);
   });
 
+  it("knows components and versions, of which the site has none", () => {
+    expectSame("component is EMPTY", () => true);
+    expectSame("fixVersion is not EMPTY", () => false);
+    expect(errors('component = "Backend"')).toEqual([
+      "The value 'Backend' does not exist for the field 'component'.",
+    ]);
+  });
+
   it("matches parents by key or id", () => {
     const parentId = all.find((i) => i.parentId)!.parentId!;
     const parentKey = site.get("issues", parentId)!.key;

@@ -18,6 +18,7 @@ import {
   resolveIssue,
   resolveIssueType,
   resolveLabel,
+  resolveNothing,
   resolvePriority,
   resolveProject,
   resolveResolution,
@@ -170,6 +171,15 @@ const FIELDS: SearchableField[] = [
     }),
     sort: (issue) => (issue.resolutionId === null ? null : (resolutionRank(issue.resolutionId)?.[1] ?? null)),
   },
+  ...[["component"], ["fixversion"], ["affectedversion"]].map(
+    (names): SearchableField => ({
+      // The site's projects define no components or versions: every value is unknown, every issue EMPTY.
+      names,
+      operators: EMPTYABLE,
+      compile: set({ get: () => [], resolve: resolveNothing, emptyable: true }),
+      sort: () => null,
+    }),
+  ),
   { names: ["created", "createddate"], ...dateField((i) => i.created) },
   { names: ["updated", "updateddate"], ...dateField((i) => i.updated) },
   { names: ["resolved", "resolutiondate"], ...dateField((i) => i.resolutionDate) },

@@ -101,6 +101,12 @@ export function resolveUser(item: ValueOperand, field: string, ctx: JqlContext):
   return undefined;
 }
 
+/** For fields whose values the site has none of (components, versions). */
+export function resolveNothing(item: ValueOperand, field: string, ctx: JqlContext): Resolved {
+  ctx.errors.push(semantic.noValue(item.text, field));
+  return undefined;
+}
+
 /** Labels are free text, matched case-insensitively. */
 export const resolveLabel = (item: ValueOperand): Resolved => [item.text.toLowerCase()];
 

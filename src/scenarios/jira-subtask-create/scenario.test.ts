@@ -1,0 +1,95 @@
+import { describe, expect, it } from "vitest";
+import { runReference } from "../../agent/scripted/replay.ts";
+import { SUBTASK_SUMMARIES } from "../../sandbox/fixtures/pools.ts";
+import { createEpisode } from "../episode.ts";
+import { EVAL_TASKS, generateTask } from "../tasks.ts";
+import { SUMMARY_POOLS } from "./pools.ts";
+import scenario from "./scenario.ts";
+
+/** The prompt with the task's values put back as placeholders: which template it came from. */
+function templateOf(split: "eval" | "train", index: number): string {
+  const { task } = generateTask(scenario, split, index);
+  const e = task.expected;
+  const ref = e.byKey ? e.parentKey : `the issue "${e.parentSummary}" in the `;
+  return task.prompt
+    .replace(e.summary, "{summary}")
+    .replace(e.assigneeName, "{assignee}")
+    .replace(e.priorityName, "{priority}")
+    .replace(ref, "{parent}")
+    .replace(/\{parent\}[A-Za-z ]+ project/, "{parent}");
+}
+
+/** Plays the reference, then one more createIssue with the given changes to the reference's fields. */
+function scoreWithFields(index: number, change: (fields: Record<string, unknown>) => void) {
+  const { task } = generateTask(scenario, "eval", index);
+  const episode = createEpisode(scenario, task);
+  runReference(episode);
+  const create = episode.calls.find((c) => c.name === "jira_create_issue")!;
+  const fields = structuredClone((create.arguments as { fields: Record<string, unknown> }).fields);
+  change(fields);
+  const fresh = createEpisode(scenario, task);
+  for (const c of episode.calls)
+    fresh.step(c.name === "jira_create_issue" ? { name: c.name, arguments: { fields } } : c);
+  return fresh.score();
+}
+
+describe("jira-subtask-create-v1", () => {
+  it("uses at least four prompt templates across 30 train tasks", () => {
+    const templates = new Set(Array.from({ length: 30 }, (_, i) => templateOf("train", i)));
+    expect(templates.size).toBeGreaterThanOrEqual(4);
+  });
+
+  it("generates the same task and site from the same inputs", () => {
+    for (const index of [0, 9]) {
+      const a = generateTask(scenario, "eval", index);
+      const b = generateTask(scenario, "eval", index);
+      expect(b.task).toEqual(a.task);
+      expect(b.site.hash()).toBe(a.site.hash());
+    }
+  });
+
+  it("draws summaries from disjoint split pools that the fixture does not use", () => {
+    const evalPool = new Set<string>(SUMMARY_POOLS.eval);
+    for (const s of [...SUMMARY_POOLS.train, ...SUBTASK_SUMMARIES]) expect(evalPool.has(s)).toBe(false);
+    for (let i = 0; i < 20; i++)
+      expect(SUMMARY_POOLS.train).toContain(generateTask(scenario, "train", i).task.expected.summary);
+  });
+
+  it("scores the reference 1.0 with a passing state on every eval task, within budget", () => {
+    for (let i = 0; i < EVAL_TASKS; i++) {
+      const { task } = generateTask(scenario, "eval", i);
+      const episode = createEpisode(scenario, task);
+      runReference(episode);
+      const result = episode.score();
+      expect(result.reward, `${task.id}\n${result.explanation}`).toBe(1);
+      expect(result.passed).toBe(true);
+      expect(episode.calls.length).toBeLessThanOrEqual(episode.spec.budget);
+    }
+  });
+
+  it("fails the state check and loses reward for a namesake assignee or a missing priority", () => {
+    const { task, site } = generateTask(scenario, "eval", 9);
+    const pairs: Record<string, string> = { "Jordan Leigh": "Jordan Lee", "Jordan Lee": "Jordan Leigh" };
+    const other = [...site.values("users")].find((u) => u.displayName === pairs[task.expected.assigneeName])!;
+    const namesake = scoreWithFields(9, (f) => {
+      f.assignee = { accountId: other.accountId };
+    });
+    expect(namesake.passed).toBe(false);
+    expect(namesake.reward).toBeLessThan(1);
+    const noPriority = scoreWithFields(2, (f) => {
+      delete f.priority;
+    });
+    expect(noPriority.passed).toBe(false);
+    expect(noPriority.reward).toBeLessThan(1);
+  });
+
+  it("accepts the project's sub-task type by name and the parent by id", () => {
+    const { task } = generateTask(scenario, "eval", 10);
+    const result = scoreWithFields(10, (f) => {
+      f.issuetype = { name: task.expected.subtaskTypeName.toUpperCase() };
+      f.parent = { id: task.expected.parentId };
+    });
+    expect(result.reward).toBe(1);
+    expect(result.passed).toBe(true);
+  });
+});
