@@ -45,7 +45,9 @@ describe.each(cases)("%s", (_id, scenario, task) => {
     "%s scores below the reference (unless it truly solved the task) and names its failure",
     (name, policy) => {
       const { score } = play(name);
-      expect(score.reward).toBeLessThan(1);
+      // A random policy may stumble on a correct solution; it must then also pass the state check.
+      if (name === "random") expect(score.passed || score.reward < 1, score.explanation).toBe(true);
+      else expect(score.reward).toBeLessThan(1);
       if (policy.expectedViolations.length > 0) {
         const codes = score.violations.map((v) => v.code);
         expect(

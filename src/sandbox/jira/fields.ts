@@ -61,6 +61,7 @@ export function selectFields(
   fallback: string,
 ): Record<string, unknown> {
   const picked: Record<string, unknown> = {};
-  for (const key of selectFieldIds(Object.keys(all), requested, fallback)) picked[key] = all[key];
+  for (const key of selectFieldIds(Object.keys(all), requested, fallback))
+    if (Object.hasOwn(all, key)) picked[key] = all[key];
   return picked;
 }
