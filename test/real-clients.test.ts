@@ -56,7 +56,7 @@ describe("jira.js 6.2.0", () => {
     const notDone = transitions!.find((t) => t.to?.name !== "Done")!;
     await jira.issues.doTransition({ issueIdOrKey: "ENG-1", transition: { id: notDone.id } });
     const moved = await jira.issues.getIssue({ issueIdOrKey: "ENG-1", fields: ["status"] });
-    expect((moved.fields.status as { name: string }).name).toBe(notDone.to!.name);
+    expect((moved.fields!.status as { name: string }).name).toBe(notDone.to!.name);
     const done = (
       await jira.issues.getTransitions({ issueIdOrKey: "ENG-1", expand: "transitions.fields" })
     ).transitions!.find((t) => t.to?.name === "Done")!;
@@ -66,8 +66,8 @@ describe("jira.js 6.2.0", () => {
       fields: { resolution: { name: "Won't Do" } },
     });
     const closed = await jira.issues.getIssue({ issueIdOrKey: "ENG-1", fields: ["status", "resolution"] });
-    expect((closed.fields.status as { name: string }).name).toBe("Done");
-    expect((closed.fields.resolution as { name: string }).name).toBe("Won't Do");
+    expect((closed.fields!.status as { name: string }).name).toBe("Done");
+    expect((closed.fields!.resolution as { name: string }).name).toBe("Won't Do");
   });
 
   it("creates a sub-task under a parent with an assignee and a priority", async () => {
@@ -87,11 +87,11 @@ describe("jira.js 6.2.0", () => {
       },
     });
     const subtask = await jira.issues.getIssue({ issueIdOrKey: created.key! });
-    expect((subtask.fields.parent as { key: string }).key).toBe("OPS-2");
-    expect((subtask.fields.assignee as { accountId: string }).accountId).toBe(user!.accountId);
-    expect((subtask.fields.priority as { name: string }).name).toBe("High");
+    expect((subtask.fields!.parent as { key: string }).key).toBe("OPS-2");
+    expect((subtask.fields!.assignee as { accountId: string }).accountId).toBe(user!.accountId);
+    expect((subtask.fields!.priority as { name: string }).name).toBe("High");
     const parent = await jira.issues.getIssue({ issueIdOrKey: "OPS-2", fields: ["subtasks"] });
-    expect((parent.fields.subtasks as { key: string }[]).map((s) => s.key)).toContain(created.key);
+    expect((parent.fields!.subtasks as { key: string }[]).map((s) => s.key)).toContain(created.key);
   });
 
   it("searches with JQL across pages without gaps or repeats", async () => {
@@ -225,7 +225,7 @@ describe("cross-product: a page about an issue, linked from the issue", () => {
     const issue = await jira.issues.getIssue({ issueIdOrKey: "MOB-3", fields: ["summary"] });
     const spaces = await wiki.space.getSpaces({ keys: ["PROD"] });
     const space = spaces.results![0]!;
-    const title = `${issue.key}: ${issue.fields.summary as string}`;
+    const title = `${issue.key}: ${issue.fields!.summary as string}`;
     const page = await wiki.page.createPage({
       body: {
         spaceId: space.id,

@@ -4,6 +4,7 @@
  */
 import { Command } from "commander";
 import { AtlasGymError } from "../errors.ts";
+import { registerAuditReward } from "./commands/audit-reward.ts";
 import { registerServe } from "./commands/serve.ts";
 import { registerTasks } from "./commands/tasks.ts";
 
@@ -15,6 +16,7 @@ const program = new Command()
 
 registerServe(program);
 registerTasks(program);
+registerAuditReward(program);
 
 try {
   await program.parseAsync(process.argv);

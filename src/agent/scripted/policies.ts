@@ -16,6 +16,8 @@ export interface ScriptedPolicy {
   description: string;
   /** Violations its failure must be reported as (empty for the reference). */
   expectedViolations: ViolationCode[];
+  /** The calls it makes on this episode (worked out on a scratch copy) and its final message. */
+  script(episode: Episode, random: Random): Script;
   /** Plays the episode; returns the final message. */
   play(episode: Episode, random: Random): string;
 }
@@ -29,12 +31,14 @@ function derived(
   expectedViolations: ViolationCode[],
   transform: (script: Script, episode: Episode, random: Random) => Script,
 ): ScriptedPolicy {
+  const script = (episode: Episode, random: Random) =>
+    transform(recordReference(episode.scenario, episode.task), episode, random);
   return {
     name,
     description,
     expectedViolations,
-    play: (episode, random) =>
-      replay(episode, transform(recordReference(episode.scenario, episode.task), episode, random)),
+    script,
+    play: (episode, random) => replay(episode, script(episode, random)),
   };
 }
 
@@ -45,14 +49,13 @@ export const SCRIPTED_POLICIES: readonly ScriptedPolicy[] = [
     name: "reference",
     description: "the scenario's reference solution",
     expectedViolations: [],
+    script: (episode) => recordReference(episode.scenario, episode.task),
     play: (episode) => runReference(episode),
   },
-  {
-    name: "noop",
-    description: "answers without calling any tool",
-    expectedViolations: ["missing_mutation"],
-    play: () => "Sorry, I cannot do that.",
-  },
+  derived("noop", "answers without calling any tool", ["missing_mutation"], () => ({
+    calls: [],
+    final: "Sorry, I cannot do that.",
+  })),
   derived(
     "read-only",
     "validates, then stops before mutating (the paper's early stop)",

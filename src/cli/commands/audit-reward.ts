@@ -1,0 +1,48 @@
+/** `atlas-gym audit-reward`: checks the rewards for holes with scripted policies and seeded perturbations. */
+import type { Command } from "commander";
+import { parseIntegerOption } from "../options.ts";
+
+interface AuditCliOptions {
+  scenario: string;
+  samples: number;
+  groupSize: number;
+  seed: number;
+  split: "eval" | "train";
+  n?: number;
+  json: boolean;
+}
+
+export function registerAuditReward(program: Command): void {
+  program
+    .command("audit-reward")
+    .description("Audit the rewards: scripted policies and seeded near-miss traces per task")
+    .option("--scenario <id>", "scenario id, or 'all'", "all")
+    .option("--samples <n>", "perturbed traces per task", parseIntegerOption("--samples", 0, 10_000), 20)
+    .option(
+      "--group-size <n>",
+      "GRPO group size for the zero-variance share",
+      parseIntegerOption("--group-size", 2, 1024),
+      8,
+    )
+    .option("--seed <n>", "seed of the perturbations", parseIntegerOption("--seed", 0, 2 ** 32 - 1), 1)
+    .option("--split <split>", "eval or train", "eval")
+    .option(
+      "--n <n>",
+      "tasks per scenario (default: the whole eval split, or 20 train tasks)",
+      parseIntegerOption("--n", 1, 100_000),
+    )
+    .option("--json", "print the audit as JSON", false)
+    .action(async (options: AuditCliOptions) => {
+      const { SCENARIOS, findScenario } = await import("../../scenarios/index.ts");
+      const { tasksFor } = await import("../../scenarios/frozen.ts");
+      const { auditScenario } = await import("../../audit/run-audit.ts");
+      const { formatAudit } = await import("../../audit/format.ts");
+      const { UsageError } = await import("../../errors.ts");
+      if (options.split !== "eval" && options.split !== "train")
+        throw new UsageError("--split must be eval or train");
+      const scenarios = options.scenario === "all" ? SCENARIOS : [findScenario(options.scenario)];
+      const audits = scenarios.map((s) => auditScenario(s, tasksFor(s, options.split, options.n), options));
+      console.log(options.json ? JSON.stringify(audits, null, 2) : formatAudit(audits));
+      if (audits.some((a) => a.saturationWarnings.length > 0)) process.exitCode = 2;
+    });
+}
