@@ -3,12 +3,18 @@
  * registered and that ids are unique.
  */
 import { ScenarioNotFoundError } from "../errors.ts";
-import type { Scenario } from "./define-scenario.ts";
 import confluencePageCreate from "./confluence-page-create/scenario.ts";
+import confluencePageLabel from "./confluence-page-label/scenario.ts";
+import type { Scenario } from "./define-scenario.ts";
 import jiraSubtaskCreate from "./jira-subtask-create/scenario.ts";
 import jiraTransition from "./jira-transition/scenario.ts";
 
-export const SCENARIOS: readonly Scenario[] = [jiraTransition as Scenario, jiraSubtaskCreate as Scenario, confluencePageCreate as Scenario];
+export const SCENARIOS: readonly Scenario[] = [
+  jiraTransition as Scenario,
+  jiraSubtaskCreate as Scenario,
+  confluencePageCreate as Scenario,
+  confluencePageLabel as Scenario,
+];
 
 export function findScenario(id: string): Scenario {
   const scenario = SCENARIOS.find((s) => s.id === id);
