@@ -9,9 +9,17 @@ export const SITE_EPOCH_MS = Date.UTC(2026, 2, 2, 9, 0, 0);
 /** How far the clock moves for each write, so that created/updated stamps are distinct and ordered. */
 export const WRITE_TICK_MS = 1_000;
 
-/** Jira's timestamp format, e.g. `2026-03-02T09:00:00.000+0000`. */
+const jiraTimes = new Map<number, string>();
+
+/** Jira's timestamp format, e.g. `2026-03-02T09:00:00.000+0000` (memoised: a site has few distinct instants). */
 export function jiraTime(ms: number): string {
-  return new Date(ms).toISOString().replace("Z", "+0000");
+  let text = jiraTimes.get(ms);
+  if (text === undefined) {
+    text = new Date(ms).toISOString().replace("Z", "+0000");
+    if (jiraTimes.size > 100_000) jiraTimes.clear();
+    jiraTimes.set(ms, text);
+  }
+  return text;
 }
 
 /** Confluence's timestamp format, e.g. `2026-03-02T09:00:00.000Z`. */

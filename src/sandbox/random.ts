@@ -17,7 +17,7 @@ export interface Random {
 
 /** Builds a deterministic generator from a numeric or string seed. */
 export function createRandom(seed: number | string): Random {
-  let state = typeof seed === "number" ? seed >>> 0 : hashString(seed);
+  let state = typeof seed === "number" ? mix32(seed >>> 0) : hashString(seed);
   const next = (): number => {
     state = (state + 0x6d2b79f5) >>> 0;
     let t = state;
@@ -45,12 +45,26 @@ export function createRandom(seed: number | string): Random {
   };
 }
 
-/** FNV-1a 32-bit hash of a string; used to turn string seeds and labels into generator states. */
+/**
+ * FNV-1a 32-bit hash of a string, finished with a full avalanche, so that neighbouring seeds and labels
+ * ("task:1", "task:2") give unrelated generator states.
+ */
 export function hashString(text: string): number {
   let h = 0x811c9dc5;
   for (let i = 0; i < text.length; i++) {
     h ^= text.charCodeAt(i);
     h = Math.imul(h, 0x01000193);
   }
+  return mix32(h >>> 0);
+}
+
+/** MurmurHash3's 32-bit finaliser: every input bit affects every output bit. */
+function mix32(value: number): number {
+  let h = value;
+  h ^= h >>> 16;
+  h = Math.imul(h, 0x85ebca6b);
+  h ^= h >>> 13;
+  h = Math.imul(h, 0xc2b2ae35);
+  h ^= h >>> 16;
   return h >>> 0;
 }

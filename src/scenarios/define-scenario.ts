@@ -35,6 +35,11 @@ export interface GeneratedTask<E> {
  */
 export type ReferenceSolution = Generator<ToolCallRequest, string, ToolCallResult>;
 
+export interface RewardContext {
+  /** Base URL the episode's site is served at (self links and page web URLs start with it). */
+  baseUrl: string;
+}
+
 export interface ScenarioSpec<E> {
   /** `<system>-<intent>-vN`; bump N when tasks or checks change. */
   id: string;
@@ -43,7 +48,8 @@ export interface ScenarioSpec<E> {
   tools: string[];
   /** Task-introduced names (titles, summaries, labels) differ between splits: these pools are disjoint. */
   generate(ctx: GenerateContext): GeneratedTask<E>;
-  reward(task: Task<E>, site: Site): RewardSpec;
+  /** The reward spec of a task, given its initial site and where the episode's site is served. */
+  reward(task: Task<E>, site: Site, ctx: RewardContext): RewardSpec;
   /** Names the task introduces (new titles, summaries, labels); eval and train must never share one. */
   introduces?(expected: E): string[];
   reference(task: Task<E>): ReferenceSolution;

@@ -5,6 +5,7 @@
 import { ScenarioNotFoundError } from "../errors.ts";
 import confluencePageCreate from "./confluence-page-create/scenario.ts";
 import confluencePageLabel from "./confluence-page-label/scenario.ts";
+import crossProductPageLink from "./cross-product-page-link/scenario.ts";
 import type { Scenario } from "./define-scenario.ts";
 import jiraSubtaskCreate from "./jira-subtask-create/scenario.ts";
 import jiraTransition from "./jira-transition/scenario.ts";
@@ -14,6 +15,7 @@ export const SCENARIOS: readonly Scenario[] = [
   jiraSubtaskCreate as Scenario,
   confluencePageCreate as Scenario,
   confluencePageLabel as Scenario,
+  crossProductPageLink as Scenario,
 ];
 
 export function findScenario(id: string): Scenario {

@@ -68,9 +68,18 @@ describe("jira-subtask-create-v1", () => {
   });
 
   it("fails the state check and loses reward for a namesake assignee or a missing priority", () => {
+    const pairs: Record<string, string> = {
+      "Jordan Leigh": "Jordan Lee",
+      "Jordan Lee": "Jordan Leigh",
+      "Alex Chen": "Alexa Chen",
+      "Alexa Chen": "Alex Chen",
+      "Sam Rivera": "Samantha Rivera",
+      "Samantha Rivera": "Sam Rivera",
+    };
+    // Level-2 tasks always name one member of a namesake pair.
     const { task, site } = generateTask(scenario, "eval", 9);
-    const pairs: Record<string, string> = { "Jordan Leigh": "Jordan Lee", "Jordan Lee": "Jordan Leigh" };
     const other = [...site.values("users")].find((u) => u.displayName === pairs[task.expected.assigneeName])!;
+    expect(other).toBeDefined();
     const namesake = scoreWithFields(9, (f) => {
       f.assignee = { accountId: other.accountId };
     });

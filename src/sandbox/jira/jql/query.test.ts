@@ -163,19 +163,25 @@ describe("searchIssues: dates", () => {
     expectSame("created >= -7d", (i) => i.created >= now - 7 * day);
     expectSame("created < -2w", (i) => i.created < now - 14 * day);
     expectSame('updated > "2026/04/29 12:00"', (i) => i.updated > Date.UTC(2026, 3, 29, 12));
-    expectSame("created >= startOfDay(-3)", (i) => i.created >= Date.UTC(2026, 4, 1));
+    const today = new Date(now);
+    const startOfDay = (offsetDays: number) => Date.UTC(today.getUTCFullYear(), today.getUTCMonth(), today.getUTCDate() + offsetDays);
+    expectSame("created >= startOfDay(-3)", (i) => i.created >= startOfDay(-3));
     expectSame("created <= now()", () => true);
-    expectSame("created >= startOfMonth()", (i) => i.created >= Date.UTC(2026, 4, 1));
+    expectSame("created >= startOfMonth()", (i) => i.created >= Date.UTC(today.getUTCFullYear(), today.getUTCMonth(), 1));
     expectSame("created > endOfDay()", () => false);
   });
 
   it("reads = on a date as the whole day and <= as up to its midnight", () => {
-    const first = all[0]!; // created 2026-03-02 14:00
-    expect(new Date(first.created).toISOString()).toBe("2026-03-02T14:00:00.000Z");
-    expect(keys('created = "2026-03-02"')).toEqual([first.key]);
-    expect(keys("created <= 2026-03-02")).toEqual([]);
-    expect(keys("created < 2026-03-03")).toEqual([first.key]);
-    expectSame("created != 2026-03-02", (i) => i !== first);
+    const first = all[0]!;
+    const day = new Date(first.created).toISOString().slice(0, 10);
+    const dayStart = Date.parse(`${day}T00:00:00.000Z`);
+    const nextDay = new Date(dayStart + 86_400_000).toISOString().slice(0, 10);
+    const onDay = (i: Issue) => i.created >= dayStart && i.created < dayStart + 86_400_000;
+    expect(onDay(first)).toBe(true);
+    expectSame(`created = "${day}"`, onDay);
+    expectSame(`created <= ${day}`, (i) => i.created <= dayStart);
+    expectSame(`created < ${nextDay}`, (i) => i.created < dayStart + 86_400_000);
+    expectSame(`created != ${day}`, (i) => !onDay(i));
   });
 
   it("treats due dates and resolution dates as possibly empty", () => {
