@@ -7,8 +7,9 @@
 
 import { type RewardMode, type Score, score } from "../reward/score.ts";
 import type { RewardSpec } from "../reward/spec.ts";
-import type { OperationContext } from "../sandbox/define-operation.ts";
+import type { Operation, OperationContext } from "../sandbox/define-operation.ts";
 import { diff } from "../sandbox/diff.ts";
+import type { OperationInput, OperationResult } from "../sandbox/execute.ts";
 import { AGENT_ACCOUNT_ID } from "../sandbox/fixtures/default-site.ts";
 import type { Site } from "../sandbox/site.ts";
 import { defaultTools, knownToolNames } from "../tools/catalogue.ts";
@@ -32,6 +33,12 @@ export interface Episode {
   canCall(): boolean;
   /** Executes one tool call (never throws for agent mistakes) and records it. */
   step(call: ToolCallRequest): ToolCallResult;
+  /**
+   * Records an operation that another surface (the REST facade under /s/<session>) already ran on this
+   * episode's site through executeOperation, so the score counts it like a tool call. Its name on the
+   * trace is `${method} ${path}`; `input` is null when the request failed before the operation ran.
+   */
+  recordOperation(op: Operation, input: OperationInput | null, result: OperationResult): ToolCallResult;
   score(mode?: RewardMode): Score;
 }
 
@@ -39,6 +46,12 @@ export interface EpisodeOptions {
   baseUrl?: string;
   /** Tools by name; the scenario's allowed names are looked up here (default: the default catalogue). */
   tools?: ReadonlyMap<string, Tool>;
+  /**
+   * The task's pristine site, when the caller already has it (from siteForTask or generateTask). It is
+   * only read and forked, never written, so one can be shared: the env server shares one per task across
+   * the sessions of a GRPO group.
+   */
+  initialSite?: Site;
 }
 
 export function createEpisode<E>(
@@ -46,14 +59,15 @@ export function createEpisode<E>(
   task: Task<E>,
   options: EpisodeOptions = {},
 ): Episode {
-  const initial = siteForTask(scenario, task);
+  const initial = options.initialSite ?? siteForTask(scenario, task);
   const site = initial.fork();
-  const spec = scenario.reward(task, initial);
+  const baseUrl = options.baseUrl ?? DEFAULT_BASE_URL;
+  const spec = scenario.reward(task, initial, { baseUrl });
   const catalogue = options.tools ?? defaultTools();
   const offered = new Map(scenario.tools.map((name) => [name, catalogue.get(name)!]));
   for (const [name, tool] of offered)
     if (!tool) throw new Error(`Scenario ${scenario.id} names unknown tool ${name}`);
-  const ctx: OperationContext = { baseUrl: options.baseUrl ?? DEFAULT_BASE_URL, accountId: AGENT_ACCOUNT_ID };
+  const ctx: OperationContext = { baseUrl, accountId: AGENT_ACCOUNT_ID };
   const calls: ToolCallResult[] = [];
   return {
     task: task as Task,
@@ -70,6 +84,25 @@ export function createEpisode<E>(
           : overBudget(call, spec.budget);
       calls.push(result);
       return result;
+    },
+    recordOperation(op, input, result) {
+      const text = result.body === undefined ? "" : JSON.stringify(result.body);
+      const recorded: ToolCallResult = {
+        name: `${op.method} ${op.path}`,
+        arguments: input,
+        operationId: op.operationId,
+        effect: op.effect,
+        input: input && { params: input.params, body: input.body },
+        status: result.status,
+        ok: result.ok,
+        errorType: result.ok ? null : "api_error",
+        body: result.body ?? null,
+        observation: result.ok
+          ? text || `Done (HTTP ${result.status}, no content).`
+          : `Error ${result.status}: ${text}`,
+      };
+      calls.push(recorded);
+      return recorded;
     },
     score: (mode = "paper") =>
       score({ spec, calls, changes: diff(initial, site), knownTools: knownToolNames(), mode }),
