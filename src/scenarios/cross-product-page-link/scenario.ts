@@ -16,11 +16,10 @@
  * trace); one that links the predicted id without creating the page keeps the URL points but loses the
  * createPage points, pays the missing-mutation penalty and fails the state check. The alternatives were worse: "any page id the site did not have" would pay
  * for linking a wrong new page, and a check against the page's title needs the episode's final site,
- * which the reward spec (built before the episode) cannot see. Accepted URL forms, all on the episode's
- * default base URL: `/wiki/spaces/<KEY>/pages/<id>` with any or no title slug, `/wiki/x/<tiny id>` and
- * `/wiki/pages/viewpage.action?pageId=<id>`. (The reward spec does not see the base URL of the surface
- * the agent used; a surface with another `_links.base`, such as the REST facade's `/s/<id>` sessions,
- * needs that base passed to `pageUrl`.)
+ * which the reward spec (built before the episode) cannot see. Accepted URL forms:
+ * `/wiki/spaces/<KEY>/pages/<id>` with any or no title slug, `/wiki/x/<tiny id>` and
+ * `/wiki/pages/viewpage.action?pageId=<id>`, on the base URL the episode's site is served at (the
+ * reward context's baseUrl, so REST sessions under `/s/<id>` score the same).
  *
  * Reward constants (both levels): R1 0.7 — createPage 0.4 (spaceId 0.05, parentId 0.1, title 0.1,
  * published status 0.05, body mentions the key 0.05 and the summary 0.05), createOrUpdateRemoteIssueLink

@@ -2,6 +2,13 @@
  * jira-transition-v1: move an issue to a named status. Some tasks go to Done with a resolution, some
  * name the issue by its summary instead of its key. Level 2 always names it by a summary that has a
  * look-alike in the same project, and picks a status two transitions away.
+ *
+ * Reward constants: R1 0.7 on doTransition calls targeting the issue — one step: issue 0.28,
+ * transition id 0.42; to Done with a resolution: issue 0.2, transition id 0.3, resolution 0.2; two steps:
+ * 0.35 per step (issue 0.14, transition id 0.21). R2 validate 0.15 (getIssue or getTransitions on the
+ * issue before the first transition), verify 0.15 (getIssue after the last). Budget 6 + 2 per step.
+ * Default penalties. State: the issue is in the target status with the expected resolution (the one
+ * asked for, Done by default when entering Done, none otherwise); nothing else changes.
  */
 
 import { equals, oneOf } from "../../reward/matchers.ts";
