@@ -17,7 +17,7 @@ function probeInFreshProcess(seed: number) {
 }
 
 describe("determinism", () => {
-  it("the same seed gives identical fixtures, responses and end states in two fresh processes and in-process", async () => {
+  it("the same seed gives identical fixtures, responses, end states, tasks and scores in two fresh processes and in-process", async () => {
     const first = probeInFreshProcess(7);
     const second = probeInFreshProcess(7);
     expect(second).toEqual(first);

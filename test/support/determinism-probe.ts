@@ -4,11 +4,37 @@
  * by test/determinism.test.ts.
  */
 import { createHash } from "node:crypto";
+import { findPolicy } from "../../src/agent/scripted/policies.ts";
 import { createRestApp } from "../../src/http/create-rest-app.ts";
 import { createSiteRegistry } from "../../src/http/site-registry.ts";
 import { createSite } from "../../src/sandbox/fixtures/default-site.ts";
+import { createRandom } from "../../src/sandbox/random.ts";
+import { createEpisode } from "../../src/scenarios/episode.ts";
+import { SCENARIOS } from "../../src/scenarios/index.ts";
+import { generateTask } from "../../src/scenarios/tasks.ts";
 
-export async function probe(seed: number): Promise<{ fixture: string; responses: string; state: string }> {
+/** Digest of each scenario's tasks (prompt, site hash) and of the reference trace's score and explanation. */
+export function probeTasks(): string {
+  const digest = createHash("sha256");
+  for (const scenario of SCENARIOS) {
+    for (const [split, index] of [
+      ["eval", 0],
+      ["eval", 9],
+      ["train", 4],
+    ] as const) {
+      const { task, site } = generateTask(scenario, split, index);
+      const episode = createEpisode(scenario, task);
+      findPolicy("reference").play(episode, createRandom(1));
+      const score = episode.score("gated");
+      digest.update(`${task.id}\n${task.prompt}\n${site.hash()}\n${score.reward}\n${score.explanation}\n`);
+    }
+  }
+  return digest.digest("hex");
+}
+
+export async function probe(
+  seed: number,
+): Promise<{ fixture: string; responses: string; state: string; tasks: string }> {
   const fixture = createHash("sha256").update(createSite({ seed }).serialize()).digest("hex");
   const sites = createSiteRegistry(seed);
   const app = createRestApp({ sites });
@@ -55,7 +81,7 @@ export async function probe(seed: number): Promise<{ fixture: string; responses:
     const res = await app.request(`http://sim.test${path}`, init);
     digest.update(`${res.status} ${await res.text()}\n`);
   }
-  return { fixture, responses: digest.digest("hex"), state: sites.root.hash() };
+  return { fixture, responses: digest.digest("hex"), state: sites.root.hash(), tasks: probeTasks() };
 }
 
 if (process.argv[1] && import.meta.url.endsWith(process.argv[1].split("/").pop()!)) {

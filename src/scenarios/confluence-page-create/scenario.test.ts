@@ -34,20 +34,6 @@ function finish(index: number, change: (args: Record<string, unknown>) => void) 
 }
 
 describe("confluence-page-create-v1", () => {
-  it("uses at least four prompt templates across 30 train tasks", () => {
-    const templates = new Set(Array.from({ length: 30 }, (_, i) => templateOf(i)));
-    expect(templates.size).toBeGreaterThanOrEqual(4);
-  });
-
-  it("generates the same task and site from the same inputs", () => {
-    for (const index of [0, 9]) {
-      const a = generateTask(scenario, "eval", index);
-      const b = generateTask(scenario, "eval", index);
-      expect(b.task).toEqual(a.task);
-      expect(b.site.hash()).toBe(a.site.hash());
-    }
-  });
-
   it("draws titles and bodies from disjoint split pools that the fixture does not use", () => {
     const fixtureTitles = new Set(
       [...generateTask(scenario, "eval", 0).site.values("pages")].map((p) => p.title),
@@ -61,18 +47,6 @@ describe("confluence-page-create-v1", () => {
       const { expected } = generateTask(scenario, "train", i).task;
       expect(POOLS.titles.train).toContain(expected.title);
       expect(scenario.introduces?.(expected)).toEqual([expected.title]);
-    }
-  });
-
-  it("scores the reference 1.0 with a passing state on every eval task, within budget", () => {
-    for (let i = 0; i < EVAL_TASKS; i++) {
-      const { task } = generateTask(scenario, "eval", i);
-      const episode = createEpisode(scenario, task);
-      runReference(episode);
-      const result = episode.score();
-      expect(result.reward, `${task.id}\n${result.explanation}`).toBe(1);
-      expect(result.passed).toBe(true);
-      expect(episode.calls.length).toBeLessThanOrEqual(episode.spec.budget);
     }
   });
 

@@ -49,20 +49,6 @@ const repeating = () =>
 const global = (...names: string[]) => names.map((name) => ({ prefix: "global", name }));
 
 describe("confluence-page-label-v1", () => {
-  it("uses at least four prompt templates across 30 train tasks", () => {
-    const templates = new Set(Array.from({ length: 30 }, (_, i) => templateOf("train", i)));
-    expect(templates.size).toBeGreaterThanOrEqual(4);
-  });
-
-  it("generates the same task and site from the same inputs", () => {
-    for (const index of [0, 9]) {
-      const a = generateTask(scenario, "eval", index);
-      const b = generateTask(scenario, "eval", index);
-      expect(b.task).toEqual(a.task);
-      expect(b.site.hash()).toBe(a.site.hash());
-    }
-  });
-
   it("introduces labels from disjoint split pools that the fixture does not use", () => {
     const evalPool = new Set<string>(LABEL_POOLS.eval);
     for (const l of [...LABEL_POOLS.train, ...PAGE_LABELS, ...ISSUE_LABELS])
@@ -72,19 +58,6 @@ describe("confluence-page-label-v1", () => {
       for (const l of scenario.introduces!(expected)) expect(LABEL_POOLS.train).toContain(l);
       expect(expected.missing.length).toBeGreaterThan(0);
       expect(expected.existing.length).toBeGreaterThanOrEqual(1);
-    }
-  });
-
-  it("scores the reference 1.0 with a passing state on every eval task, within budget", () => {
-    for (let i = 0; i < EVAL_TASKS; i++) {
-      const { task } = generateTask(scenario, "eval", i);
-      const episode = createEpisode(scenario, task);
-      runReference(episode);
-      const result = episode.score();
-      expect(result.reward, `${task.id}\n${result.explanation}`).toBe(1);
-      expect(result.passed).toBe(true);
-      expect(episode.calls.length).toBeLessThanOrEqual(episode.spec.budget);
-      expect(maxPoints(episode.spec)).toBe(1);
     }
   });
 

@@ -51,33 +51,6 @@ const setUrl = (url: string) => (args: Args) => {
 };
 
 describe("cross-product-page-link-v1", () => {
-  it("uses at least four prompt templates across 30 train tasks", () => {
-    const templates = new Set(Array.from({ length: 30 }, (_, i) => templateOf(i)));
-    expect(templates.size).toBeGreaterThanOrEqual(4);
-    for (const t of templates) expect(t).toContain("{issue}");
-  });
-
-  it("generates the same task and site from the same inputs", () => {
-    for (const index of [0, 9]) {
-      const a = generateTask(scenario, "eval", index);
-      const b = generateTask(scenario, "eval", index);
-      expect(b.task).toEqual(a.task);
-      expect(b.site.hash()).toBe(a.site.hash());
-    }
-  });
-
-  it("scores the reference 1.0 with a passing state on every eval task, within budget", () => {
-    for (let i = 0; i < EVAL_TASKS; i++) {
-      const { task } = generateTask(scenario, "eval", i);
-      const episode = createEpisode(scenario, task);
-      runReference(episode);
-      const result = episode.score();
-      expect(result.reward, `${task.id}\n${result.explanation}`).toBe(1);
-      expect(result.passed).toBe(true);
-      expect(episode.calls.length).toBeLessThanOrEqual(episode.spec.budget);
-    }
-  });
-
   it("adds a same-summary issue and a same-title page elsewhere at level 2", () => {
     const { task, site } = generateTask(scenario, "eval", 10);
     const e = task.expected;

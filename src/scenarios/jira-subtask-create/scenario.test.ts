@@ -34,37 +34,11 @@ function scoreWithFields(index: number, change: (fields: Record<string, unknown>
 }
 
 describe("jira-subtask-create-v1", () => {
-  it("uses at least four prompt templates across 30 train tasks", () => {
-    const templates = new Set(Array.from({ length: 30 }, (_, i) => templateOf("train", i)));
-    expect(templates.size).toBeGreaterThanOrEqual(4);
-  });
-
-  it("generates the same task and site from the same inputs", () => {
-    for (const index of [0, 9]) {
-      const a = generateTask(scenario, "eval", index);
-      const b = generateTask(scenario, "eval", index);
-      expect(b.task).toEqual(a.task);
-      expect(b.site.hash()).toBe(a.site.hash());
-    }
-  });
-
   it("draws summaries from disjoint split pools that the fixture does not use", () => {
     const evalPool = new Set<string>(SUMMARY_POOLS.eval);
     for (const s of [...SUMMARY_POOLS.train, ...SUBTASK_SUMMARIES]) expect(evalPool.has(s)).toBe(false);
     for (let i = 0; i < 20; i++)
       expect(SUMMARY_POOLS.train).toContain(generateTask(scenario, "train", i).task.expected.summary);
-  });
-
-  it("scores the reference 1.0 with a passing state on every eval task, within budget", () => {
-    for (let i = 0; i < EVAL_TASKS; i++) {
-      const { task } = generateTask(scenario, "eval", i);
-      const episode = createEpisode(scenario, task);
-      runReference(episode);
-      const result = episode.score();
-      expect(result.reward, `${task.id}\n${result.explanation}`).toBe(1);
-      expect(result.passed).toBe(true);
-      expect(episode.calls.length).toBeLessThanOrEqual(episode.spec.budget);
-    }
   });
 
   it("fails the state check and loses reward for a namesake assignee or a missing priority", () => {
