@@ -5,9 +5,17 @@
 import { describe, expect, it } from "vitest";
 import { createRestApp, MAX_BODY_BYTES } from "../src/http/create-rest-app.ts";
 import { createSiteRegistry } from "../src/http/site-registry.ts";
+import { responseViolations } from "./support/spec-contract.ts";
 
 const sites = createSiteRegistry(1);
-const app = createRestApp({ sites });
+const violations: string[] = [];
+const app = createRestApp({
+  sites,
+  observe: (op, result) => {
+    const problem = responseViolations(op, result.status, result.body);
+    if (problem) violations.push(`${op.operationId} ${result.status}: ${problem}`);
+  },
+});
 const pageId = [...sites.root.values("pages")][1]!.id;
 const spaceId = [...sites.root.values("spaces")][0]!.id;
 
@@ -304,6 +312,7 @@ describe("bad input is answered in the vendor's shape and changes nothing", () =
     expect(res.headers.get("content-type")).toMatch(/application\/json/);
     expect(messageOf(c.dialect, (await res.json()) as Record<string, unknown>)).toMatch(c.message);
     expect(sites.root.hash()).toBe(before);
+    expect(violations).toEqual([]);
   });
 
   it("a valid request through the same app does change the site (the hash check can fail)", async () => {
