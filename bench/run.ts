@@ -2,13 +2,19 @@
  * `npm run bench`: runs every benchmark and prints one markdown table (figures are ratios within this
  * run; copy them into the README's benchmark section).
  */
+import { benchEnvServer } from "./env-server.bench.ts";
+import { benchMcp } from "./mcp.bench.ts";
 import type { BenchRow } from "./measure.ts";
 import { benchRest } from "./rest.bench.ts";
+import { benchRollout } from "./rollout.bench.ts";
 import { benchSandbox } from "./sandbox.bench.ts";
 
 const groups: [string, () => BenchRow[] | Promise<BenchRow[]>][] = [
   ["Simulated site (in-process)", benchSandbox],
   ["REST facade (loopback)", () => benchRest()],
+  ["Env server (loopback)", () => benchEnvServer()],
+  ["MCP (stdio, loopback HTTP)", () => benchMcp()],
+  ["Rollouts (openai: vs fake model server)", () => benchRollout()],
 ];
 
 const only = process.argv[2];

@@ -5,8 +5,14 @@
 import { Command } from "commander";
 import { AtlasGymError } from "../errors.ts";
 import { registerAuditReward } from "./commands/audit-reward.ts";
+import { registerCompare } from "./commands/compare.ts";
+import { registerEval } from "./commands/eval.ts";
+import { registerExport } from "./commands/export.ts";
+import { registerMcp } from "./commands/mcp.ts";
+import { registerReport } from "./commands/report.ts";
 import { registerServe } from "./commands/serve.ts";
 import { registerTasks } from "./commands/tasks.ts";
+import { registerTrain } from "./commands/train.ts";
 
 const program = new Command()
   .name("atlas-gym")
@@ -15,8 +21,14 @@ const program = new Command()
   .showHelpAfterError();
 
 registerServe(program);
+registerMcp(program);
 registerTasks(program);
 registerAuditReward(program);
+registerEval(program);
+registerCompare(program);
+registerExport(program);
+registerTrain(program);
+registerReport(program);
 
 try {
   await program.parseAsync(process.argv);

@@ -7,7 +7,7 @@
 import { type Context, Hono } from "hono";
 import { ApiError, dialectError } from "../sandbox/api-error.ts";
 import type { Operation } from "../sandbox/define-operation.ts";
-import { executeOperation, type OperationResult } from "../sandbox/execute.ts";
+import { executeOperation, type OperationInput, type OperationResult } from "../sandbox/execute.ts";
 import { AGENT_ACCOUNT_ID } from "../sandbox/fixtures/default-site.ts";
 import { OPERATIONS } from "../sandbox/operations.ts";
 import type { Site } from "../sandbox/site.ts";
@@ -23,8 +23,19 @@ export interface RestAppOptions {
   /** When set, Basic auth must carry exactly these credentials. */
   credentials?: Credentials | null;
   operations?: readonly Operation[];
-  /** Called with every answer an operation gives (for logging, or for checking answers against the spec). */
-  observe?: (op: Operation, result: OperationResult) => void;
+  /**
+   * Called with every answer an operation gives (for logging, for checking answers against the spec, or
+   * for recording the call on the trace of the env-server session that owns the site).
+   */
+  observe?: (op: Operation, result: OperationResult, request: ObservedRequest) => void;
+}
+
+/** What an observer learns about the request an operation answered. */
+export interface ObservedRequest {
+  /** The isolated site's id for `/s/<id>/...` requests; null for the default site. */
+  siteId: string | null;
+  /** The operation input as received; null when the request failed before the operation ran (auth, body). */
+  input: OperationInput | null;
 }
 
 export function createRestApp({
@@ -38,10 +49,10 @@ export function createRestApp({
   const byParams = [...operations].sort((a, b) => paramCount(a.path) - paramCount(b.path));
   for (const op of byParams) {
     const path = op.path.replace(/\{(\w+)\}/g, ":$1");
-    app.on(op.method, path, (c) => handle(c, op, sites.root, ""));
+    app.on(op.method, path, (c) => handle(c, op, sites.root, null));
     app.on(op.method, `/s/:siteId${path}`, (c) => {
       const siteId = c.req.param("siteId");
-      return handle(c, op, sites.get(siteId), `/s/${siteId}`);
+      return handle(c, op, sites.get(siteId), siteId);
     });
   }
   app.notFound((c) =>
@@ -57,21 +68,29 @@ export function createRestApp({
     ),
   );
 
-  async function handle(c: Context, op: Operation, site: Site, prefix: string): Promise<Response> {
-    const result = await answer(c, op, site, prefix);
-    observe?.(op, result);
+  async function handle(c: Context, op: Operation, site: Site, siteId: string | null): Promise<Response> {
+    const request: ObservedRequest = { siteId, input: null };
+    const result = await answer(c, op, site, request);
+    observe?.(op, result, request);
     return send(c, result);
   }
 
-  async function answer(c: Context, op: Operation, site: Site, prefix: string): Promise<OperationResult> {
+  async function answer(
+    c: Context,
+    op: Operation,
+    site: Site,
+    request: ObservedRequest,
+  ): Promise<OperationResult> {
     const auth = checkBasicAuth(c.req.header("authorization"), credentials);
     if (!auth.ok) return failure(dialectError(op.api, 401, auth.message));
     try {
       const body = op.body ? await readJsonBody(c, op) : undefined;
       const params = { ...collectQuery(c), ...pathParams(c) };
-      const origin = new URL(c.req.url).origin;
+      const origin = originOf(c.req.url);
+      const prefix = request.siteId === null ? "" : `/s/${request.siteId}`;
       const ctx = { baseUrl: `${origin}${prefix}`, accountId: actingUser(site, auth.email) };
-      return executeOperation(site, op, { params, body }, ctx);
+      request.input = { params, body };
+      return executeOperation(site, op, request.input, ctx);
     } catch (error) {
       if (error instanceof ApiError) return failure(error);
       throw error;
@@ -82,6 +101,12 @@ export function createRestApp({
 }
 
 const paramCount = (path: string) => path.split("{").length - 1;
+
+/** `http://host:port` of an absolute request URL (cheaper than building a URL object per request). */
+function originOf(url: string): string {
+  const pathStart = url.indexOf("/", url.indexOf("//") + 2);
+  return pathStart === -1 ? url : url.slice(0, pathStart);
+}
 
 function failure(error: ApiError): OperationResult {
   return { ok: false, status: error.status, body: error.body, headers: error.headers };
@@ -97,6 +122,7 @@ function send(c: Context, result: OperationResult): Response {
 /** Query parameters; a repeated parameter becomes an array (both forms are accepted downstream). */
 function collectQuery(c: Context): Record<string, string | string[]> {
   const out: Record<string, string | string[]> = {};
+  if (!c.req.url.includes("?")) return out;
   for (const [key, values] of Object.entries(c.req.queries()))
     out[key] = values.length === 1 ? values[0]! : values;
   return out;

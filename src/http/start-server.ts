@@ -1,4 +1,8 @@
-/** Starts the REST facade on a real port (used by `atlas-gym serve`, the real-client tests and benches). */
+/**
+ * Starts the REST facade on a real port (used by the real-client tests and benches; `atlas-gym serve`
+ * serves it together with the env server, see src/server/start-gym-server.ts), and the shared
+ * `listen` helper both use.
+ */
 import { randomBytes } from "node:crypto";
 import type { AddressInfo } from "node:net";
 import { serve } from "@hono/node-server";
@@ -22,6 +26,34 @@ export interface RunningServer {
   close(): Promise<void>;
 }
 
+export interface Listening {
+  url: string;
+  close(): Promise<void>;
+}
+
+/** Serves a fetch handler on host:port (port 0: a free port) until closed. */
+export function listen(
+  fetch: (request: Request) => Response | Promise<Response>,
+  port: number,
+  host = "127.0.0.1",
+): Promise<Listening> {
+  return new Promise((resolve, reject) => {
+    const server = serve({ fetch, port, hostname: host }, (info: AddressInfo) => {
+      const shown = host.includes(":") ? `[${host}]` : host;
+      resolve({
+        url: `http://${shown}:${info.port}`,
+        close: () => new Promise((done) => server.close(() => done())),
+      });
+    });
+    server.once("error", reject);
+  });
+}
+
+/** Basic-auth credentials for `--auth`: the agent's email and a fresh random API token. */
+export function createCredentials(auth: boolean): Credentials | null {
+  return auth ? { email: AGENT_EMAIL, apiToken: randomBytes(12).toString("hex") } : null;
+}
+
 export async function startServer({
   port,
   host = "127.0.0.1",
@@ -30,17 +62,8 @@ export async function startServer({
   observe,
 }: StartServerOptions): Promise<RunningServer> {
   const sites = createSiteRegistry(seed);
-  const credentials = auth ? { email: AGENT_EMAIL, apiToken: randomBytes(12).toString("hex") } : null;
+  const credentials = createCredentials(auth);
   const app = createRestApp({ sites, credentials, observe });
-  return new Promise((resolve, reject) => {
-    const server = serve({ fetch: app.fetch, port, hostname: host }, (info: AddressInfo) => {
-      resolve({
-        url: `http://${host}:${info.port}`,
-        sites,
-        credentials,
-        close: () => new Promise((done) => server.close(() => done())),
-      });
-    });
-    server.once("error", reject);
-  });
+  const server = await listen(app.fetch, port, host);
+  return { url: server.url, sites, credentials, close: server.close };
 }

@@ -12,7 +12,8 @@ import { diff } from "../sandbox/diff.ts";
 import type { OperationInput, OperationResult } from "../sandbox/execute.ts";
 import { AGENT_ACCOUNT_ID } from "../sandbox/fixtures/default-site.ts";
 import type { Site } from "../sandbox/site.ts";
-import { defaultTools, knownToolNames } from "../tools/catalogue.ts";
+import { allToolNames, offeredTools, type ToolSetName } from "../tools/aliases/tool-sets.ts";
+import { defaultTools } from "../tools/catalogue.ts";
 import { type FunctionTool, type Tool, toFunctionTool } from "../tools/define-tool.ts";
 import { executeToolCall, type ToolCallRequest, type ToolCallResult } from "../tools/execute-tool.ts";
 import type { Scenario, Task } from "./define-scenario.ts";
@@ -31,8 +32,12 @@ export interface Episode {
   functionTools(): FunctionTool[];
   /** Whether another call is within the budget. */
   canCall(): boolean;
-  /** Executes one tool call (never throws for agent mistakes) and records it. */
-  step(call: ToolCallRequest): ToolCallResult;
+  /**
+   * Executes one tool call (never throws for agent mistakes) and records it. `tools` runs it with
+   * another surface's tools for the same operations instead of the offered ones (an MCP server bound
+   * to this episode with an alias tool set); the budget and the trace are the same.
+   */
+  step(call: ToolCallRequest, tools?: ReadonlyMap<string, Tool>): ToolCallResult;
   /**
    * Records an operation that another surface (the REST facade under /s/<session>) already ran on this
    * episode's site through executeOperation, so the score counts it like a tool call. Its name on the
@@ -46,6 +51,11 @@ export interface EpisodeOptions {
   baseUrl?: string;
   /** Tools by name; the scenario's allowed names are looked up here (default: the default catalogue). */
   tools?: ReadonlyMap<string, Tool>;
+  /**
+   * Offer this tool set's tools for the scenario's operations instead of its default names (see
+   * tools/aliases/tool-sets.ts); throws ToolSetNotCoveredError when the set cannot run what the reward needs.
+   */
+  toolSet?: ToolSetName;
   /**
    * The task's pristine site, when the caller already has it (from siteForTask or generateTask). It is
    * only read and forked, never written, so one can be shared: the env server shares one per task across
@@ -64,7 +74,10 @@ export function createEpisode<E>(
   const baseUrl = options.baseUrl ?? DEFAULT_BASE_URL;
   const spec = scenario.reward(task, initial, { baseUrl });
   const catalogue = options.tools ?? defaultTools();
-  const offered = new Map(scenario.tools.map((name) => [name, catalogue.get(name)!]));
+  const offered =
+    options.toolSet && options.toolSet !== "default"
+      ? offeredTools(options.toolSet, scenario, spec)
+      : new Map(scenario.tools.map((name) => [name, catalogue.get(name)!]));
   for (const [name, tool] of offered)
     if (!tool) throw new Error(`Scenario ${scenario.id} names unknown tool ${name}`);
   const ctx: OperationContext = { baseUrl, accountId: AGENT_ACCOUNT_ID };
@@ -77,11 +90,9 @@ export function createEpisode<E>(
     calls,
     functionTools: () => [...offered.values()].map(toFunctionTool),
     canCall: () => calls.length < spec.budget,
-    step(call) {
+    step(call, tools = offered) {
       const result =
-        calls.length < spec.budget
-          ? executeToolCall(site, offered, call, ctx)
-          : overBudget(call, spec.budget);
+        calls.length < spec.budget ? executeToolCall(site, tools, call, ctx) : overBudget(call, spec.budget);
       calls.push(result);
       return result;
     },
@@ -105,7 +116,7 @@ export function createEpisode<E>(
       return recorded;
     },
     score: (mode = "paper") =>
-      score({ spec, calls, changes: diff(initial, site), knownTools: knownToolNames(), mode }),
+      score({ spec, calls, changes: diff(initial, site), knownTools: allToolNames(), mode }),
   };
 }
 

@@ -5,6 +5,7 @@
  */
 import { createHash } from "node:crypto";
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
+import { UsageError } from "../errors.ts";
 import { stableStringify } from "../sandbox/stable-stringify.ts";
 import type { Scenario, Split, Task } from "./define-scenario.ts";
 import { EVAL_TASKS, generateTask, seedFor } from "./tasks.ts";
@@ -34,7 +35,7 @@ export function freezeEvalSplit(scenario: Scenario): FrozenSplit {
 export function loadEvalSplit(scenario: Scenario): FrozenSplit {
   const path = frozenPath(scenario.id);
   if (!existsSync(path))
-    throw new Error(
+    throw new UsageError(
       `No frozen eval split for ${scenario.id}; run: atlas-gym tasks --scenario ${scenario.id} --split eval --freeze`,
     );
   return JSON.parse(readFileSync(path, "utf8")) as FrozenSplit;

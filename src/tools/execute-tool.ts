@@ -3,10 +3,11 @@
  * the REST route, and returns the observation the agent sees. Unknown tools, disallowed tools and
  * unparseable arguments are answered with an observation that says so — recorded, never thrown.
  */
+import { ApiError } from "../sandbox/api-error.ts";
 import type { OperationContext } from "../sandbox/define-operation.ts";
 import { executeOperation } from "../sandbox/execute.ts";
 import type { Site } from "../sandbox/site.ts";
-import type { Tool } from "./define-tool.ts";
+import { InvalidToolArgumentsError, type Tool, type ToolInput } from "./define-tool.ts";
 
 export type ToolErrorType = "unknown_tool" | "invalid_args" | "api_error" | "budget";
 
@@ -72,7 +73,23 @@ export function executeToolCall(
       observation: `Error: ${parsed.message}`,
     };
   }
-  const input = tool.toInput(parsed.value);
+  let input: ToolInput;
+  try {
+    input = tool.toInput(parsed.value, site);
+  } catch (error) {
+    // Only alias tools throw here: their own argument check, or a failed name lookup (e.g. a space key).
+    if (!(error instanceof ApiError)) throw error;
+    return {
+      ...base,
+      arguments: parsed.value,
+      input: null,
+      status: error.status,
+      ok: false,
+      errorType: error instanceof InvalidToolArgumentsError ? "invalid_args" : "api_error",
+      body: error.body,
+      observation: `Error ${error.status}: ${JSON.stringify(error.body)}`,
+    };
+  }
   const result = executeOperation(site, tool.operation, input, ctx);
   const text = result.body === undefined ? "" : JSON.stringify(result.body);
   const observation = result.ok

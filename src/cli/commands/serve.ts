@@ -1,22 +1,74 @@
-/** `atlas-gym serve`: serves the simulated site over HTTP (default site at the root, isolated sites under /s/<id>). */
-import type { Command } from "commander";
+/**
+ * `atlas-gym serve`: serves the simulated site over HTTP (default site at the root, isolated sites under
+ * /s/<id>) and, on the same port, the env server (/health, /v1/...) whose sessions are also reachable
+ * over REST under /s/<session id>.
+ */
+import { type Command, InvalidArgumentError } from "commander";
 import { parseIntegerOption } from "../options.ts";
+
+interface ServeOptions {
+  port: number;
+  host: string;
+  seed: number;
+  auth: boolean;
+  sessionTtl: number;
+  maxSessions: number;
+  token?: string;
+}
+
+/** A duration such as `600`, `90s`, `10m` or `1h` (plain numbers are seconds), in milliseconds. */
+export function parseDuration(flag: string) {
+  return (value: string): number => {
+    const match = /^(\d+(?:\.\d+)?)(ms|s|m|h)?$/.exec(value.trim());
+    const ms = match ? Number(match[1]) * { ms: 1, s: 1000, m: 60_000, h: 3_600_000 }[match[2] ?? "s"]! : NaN;
+    if (!(ms >= 1000) || ms > 7 * 86_400_000)
+      throw new InvalidArgumentError(
+        `${flag} must be a duration between 1s and 7 days, e.g. 600, 90s, 10m or 1h; got '${value}'.`,
+      );
+    return ms;
+  };
+}
 
 export function registerServe(program: Command): void {
   program
     .command("serve")
-    .description("Serve the simulated Jira Cloud REST v3 and Confluence Cloud v2 APIs over HTTP")
+    .description(
+      "Serve the simulated Jira Cloud REST v3 and Confluence Cloud v2 APIs and the env-server API over HTTP",
+    )
     .option("--port <n>", "port to listen on", parseIntegerOption("--port", 0, 65535), 4010)
     .option("--host <host>", "interface to bind", "127.0.0.1")
     .option("--seed <n>", "seed of the default fixture", parseIntegerOption("--seed", 0, 2 ** 32 - 1), 1)
     .option("--auth", "require Basic auth with the credentials printed at start-up", false)
-    .action(async (options: { port: number; host: string; seed: number; auth: boolean }) => {
-      const { startServer } = await import("../../http/start-server.ts");
-      const server = await startServer(options);
+    .option(
+      "--session-ttl <duration>",
+      "reap env-server sessions idle this long (seconds, or 90s, 10m, 1h)",
+      parseDuration("--session-ttl"),
+      600_000,
+    )
+    .option(
+      "--max-sessions <n>",
+      "most env-server sessions open at once (more get HTTP 429)",
+      parseIntegerOption("--max-sessions", 1, 1_000_000),
+      4096,
+    )
+    .option("--token <token>", "require Authorization: Bearer <token> on /v1 routes (or set ATLAS_GYM_TOKEN)")
+    .action(async (options: ServeOptions) => {
+      const { startGymServer } = await import("../../server/start-gym-server.ts");
+      const token = options.token ?? process.env.ATLAS_GYM_TOKEN ?? null;
+      const server = await startGymServer({
+        ...options,
+        token,
+        sessionTtlMs: options.sessionTtl,
+        maxSessions: options.maxSessions,
+      });
       console.log(`atlas-gym serving seed ${options.seed} at ${server.url}`);
       console.log(`  Jira:       ${server.url}/rest/api/3/myself`);
       console.log(`  Confluence: ${server.url}/wiki/api/v2/spaces`);
       console.log(`  Isolated sites: ${server.url}/s/<id>/...`);
+      console.log(
+        `  Env server: ${server.url}/v1/scenarios  (sessions: idle TTL ${options.sessionTtl / 1000} s, at most ${options.maxSessions}${token ? ", bearer token required" : ""})`,
+      );
+      console.log(`  MCP:        ${server.url}/mcp?tools=default|rovo|mcp-atlassian[&session=<session id>]`);
       if (server.credentials) {
         console.log(
           `  Basic auth: email ${server.credentials.email}  API token ${server.credentials.apiToken}`,

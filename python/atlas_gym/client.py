@@ -1,0 +1,273 @@
+"""Standard-library HTTP client for the atlas-gym env server (`atlas-gym serve`, the /v1 API).
+
+Tool-level failures are data (`ToolResult(ok=False, ...)`); protocol failures raise an `EnvServerError`
+subclass whose message says what went wrong and what to do about it.
+"""
+
+from __future__ import annotations
+
+import json
+import time
+import urllib.error
+import urllib.parse
+import urllib.request
+from dataclasses import dataclass, field
+from typing import Any
+
+
+class EnvServerError(Exception):
+    """A request the env server refused or could not answer."""
+
+    def __init__(self, message: str, status: int | None = None, code: str | None = None):
+        super().__init__(message)
+        self.status = status
+        self.code = code
+
+
+class ServerUnreachableError(EnvServerError):
+    """No HTTP answer at all: the server is not running, or not at this address."""
+
+
+class AuthenticationError(EnvServerError):
+    """HTTP 401: the server wants a bearer token (`--token`) and got none or a wrong one."""
+
+
+class SessionNotFoundError(EnvServerError):
+    """The session is gone: deleted, reaped after sitting idle past the TTL, or the server restarted."""
+
+    def __init__(self, session_id: str, detail: str = ""):
+        message = (
+            f"Session {session_id} no longer exists on the env server: it may have been reaped after sitting "
+            "idle past the server's --session-ttl, been deleted, or the server restarted. Open a new session."
+        )
+        super().__init__(message + (f" (server said: {detail})" if detail else ""), 404, "session_not_found")
+        self.session_id = session_id
+
+
+class CapacityError(EnvServerError):
+    """HTTP 429 still answered after every retry: too many open sessions (`--max-sessions`)."""
+
+
+@dataclass(frozen=True)
+class Session:
+    """An open episode: its id, the opening conversation, the tools offered and the call budget."""
+
+    session_id: str
+    messages: list[dict[str, Any]]
+    tools: list[dict[str, Any]]
+    max_tool_calls: int | None
+    task_id: str | None = None
+    seed: int | None = None
+
+
+@dataclass(frozen=True)
+class ToolResult:
+    """One tool call's answer: `output` when ok, else `error` and `error_type` (what the agent sees)."""
+
+    ok: bool
+    output: str | None = None
+    error: str | None = None
+    error_type: str | None = None
+
+    @property
+    def text(self) -> str:
+        """What the model is shown: the output, or the error text exactly as the server wrote it."""
+        return (self.output if self.ok else self.error) or ""
+
+
+@dataclass(frozen=True)
+class Score:
+    reward: float
+    passed: bool
+    components: list[Any] = field(default_factory=list)
+    violations: list[Any] = field(default_factory=list)
+    explanation: str = ""
+
+
+class EnvClient:
+    """Client for one env server. Thread-safe: it holds no connection state."""
+
+    def __init__(
+        self,
+        base_url: str,
+        token: str | None = None,
+        timeout: float = 30.0,
+        capacity_retries: int = 5,
+        sleep=time.sleep,
+    ):
+        parsed = urllib.parse.urlparse(base_url)
+        if parsed.scheme not in ("http", "https") or not parsed.netloc:
+            raise ValueError(f"Env server URL must look like http://127.0.0.1:4010, got {base_url!r}")
+        self.base_url = base_url.rstrip("/")
+        self.token = token
+        self.timeout = timeout
+        self.capacity_retries = capacity_retries
+        self._sleep = sleep
+
+    # --- API -------------------------------------------------------------------------------------
+
+    def health(self) -> dict[str, Any]:
+        return self._request("GET", "/health")
+
+    def scenarios(self) -> list[dict[str, Any]]:
+        return self._request("GET", "/v1/scenarios")
+
+    def tools(self, scenario: str) -> list[dict[str, Any]]:
+        return self._request("GET", f"/v1/scenarios/{_quote(scenario)}/tools")["tools"]
+
+    def tasks(self, scenario: str, split: str = "eval") -> list[dict[str, Any]]:
+        query = urllib.parse.urlencode({"split": split})
+        return self._request("GET", f"/v1/scenarios/{_quote(scenario)}/tasks?{query}")["tasks"]
+
+    def create_session(
+        self,
+        scenario: str | None = None,
+        split: str | None = None,
+        index: int | None = None,
+        seed: int | None = None,
+        task_id: str | None = None,
+    ) -> Session:
+        """Opens an episode, by task id or by (scenario, split, index), each with an optional seed."""
+        if task_id is not None:
+            body: dict[str, Any] = {"task_id": task_id}
+        elif scenario is not None and split is not None and index is not None:
+            body = {"scenario": scenario, "split": split, "index": index}
+        else:
+            raise ValueError("create_session needs task_id, or scenario, split and index")
+        if seed is not None:
+            body["seed"] = seed
+        answer = self._request("POST", "/v1/sessions", body, retry_capacity=True)
+        limits = answer.get("limits") or {}
+        return Session(
+            answer["session_id"],
+            answer["messages"],
+            answer["tools"],
+            limits.get("max_tool_calls"),
+            answer.get("task_id"),
+            answer.get("seed"),
+        )
+
+    def call_tool(self, session_id: str, name: str, arguments: dict[str, Any]) -> ToolResult:
+        path = f"/v1/sessions/{_quote(session_id)}/tools/{_quote(name)}"
+        answer = self._request("POST", path, {"arguments": arguments}, session_id=session_id)
+        if answer.get("ok"):
+            return ToolResult(True, output=str(answer.get("output", "")))
+        return ToolResult(False, error=str(answer.get("error", "")), error_type=answer.get("error_type"))
+
+    def score(self, session_id: str, final_message: str | None = None, mode: str | None = None) -> Score:
+        body: dict[str, Any] = {}
+        if final_message is not None:
+            body["final_message"] = final_message
+        if mode is not None:
+            body["mode"] = mode
+        answer = self._request("POST", f"/v1/sessions/{_quote(session_id)}/score", body, session_id=session_id)
+        return Score(
+            reward=float(answer["reward"]),
+            passed=bool(answer.get("passed", False)),
+            components=answer.get("components", []),
+            violations=answer.get("violations", []),
+            explanation=answer.get("explanation", ""),
+        )
+
+    def trace(self, session_id: str) -> dict[str, Any]:
+        return self._request("GET", f"/v1/sessions/{_quote(session_id)}/trace", session_id=session_id)
+
+    def close_session(self, session_id: str) -> None:
+        """Deletes a session; a session that is already gone raises SessionNotFoundError."""
+        self._request("DELETE", f"/v1/sessions/{_quote(session_id)}", session_id=session_id)
+
+    # --- transport -------------------------------------------------------------------------------
+
+    def _request(
+        self,
+        method: str,
+        path: str,
+        body: Any = None,
+        session_id: str | None = None,
+        retry_capacity: bool = False,
+    ) -> Any:
+        attempt = 0
+        while True:
+            try:
+                return self._send(method, path, body)
+            except _HttpError as error:
+                if error.status == 429 and retry_capacity and attempt < self.capacity_retries:
+                    attempt += 1
+                    self._sleep(min(error.retry_after or 1.0, 30.0))
+                    continue
+                raise self._translate(method, path, error, session_id) from None
+
+    def _send(self, method: str, path: str, body: Any) -> Any:
+        data = None if body is None else json.dumps(body).encode("utf-8")
+        headers = {"accept": "application/json"}
+        if data is not None:
+            headers["content-type"] = "application/json"
+        if self.token:
+            headers["authorization"] = f"Bearer {self.token}"
+        request = urllib.request.Request(self.base_url + path, data=data, method=method, headers=headers)
+        try:
+            with urllib.request.urlopen(request, timeout=self.timeout) as response:
+                return _parse_json(response.read(), method, path)
+        except urllib.error.HTTPError as error:
+            raw = error.read()
+            retry_after = error.headers.get("retry-after") if error.headers else None
+            raise _HttpError(error.code, raw, _float_or_none(retry_after)) from None
+        except (urllib.error.URLError, ConnectionError, TimeoutError, OSError) as error:
+            reason = getattr(error, "reason", error)
+            raise ServerUnreachableError(
+                f"Cannot reach the atlas-gym env server at {self.base_url} ({method} {path}: {reason}). "
+                "Is `atlas-gym serve` running at that address?"
+            ) from None
+
+    def _translate(self, method: str, path: str, error: _HttpError, session_id: str | None) -> EnvServerError:
+        body = _try_json(error.raw)
+        message = body.get("error") if isinstance(body, dict) else None
+        code = body.get("code") if isinstance(body, dict) else None
+        detail = message if isinstance(message, str) else error.raw[:300].decode("utf-8", "replace")
+        if error.status == 404 and session_id is not None and code in (None, "session_not_found"):
+            return SessionNotFoundError(session_id, detail)
+        if error.status == 401:
+            return AuthenticationError(
+                f"The env server at {self.base_url} refused {method} {path} (HTTP 401): {detail}. "
+                "Pass the server's --token value as token=... (or --token / ATLAS_GYM_TOKEN).",
+                401,
+                code,
+            )
+        if error.status == 429:
+            return CapacityError(f"The env server is at capacity (HTTP 429): {detail}", 429, code)
+        return EnvServerError(f"{method} {path} failed with HTTP {error.status}: {detail}", error.status, code)
+
+
+class _HttpError(Exception):
+    def __init__(self, status: int, raw: bytes, retry_after: float | None):
+        super().__init__(status)
+        self.status = status
+        self.raw = raw
+        self.retry_after = retry_after
+
+
+def _quote(segment: str) -> str:
+    return urllib.parse.quote(str(segment), safe="")
+
+
+def _parse_json(raw: bytes, method: str, path: str) -> Any:
+    if not raw.strip():
+        return {}
+    try:
+        return json.loads(raw)
+    except json.JSONDecodeError:
+        raise EnvServerError(f"{method} {path}: the server answered with non-JSON text: {raw[:200]!r}") from None
+
+
+def _try_json(raw: bytes) -> Any:
+    try:
+        return json.loads(raw)
+    except (json.JSONDecodeError, UnicodeDecodeError):
+        return None
+
+
+def _float_or_none(value: str | None) -> float | None:
+    try:
+        return float(value) if value is not None else None
+    except ValueError:
+        return None

@@ -1,0 +1,231 @@
+"""GRPO training through TRL against the atlas-gym env server.
+
+    python -m atlas_gym.train --config configs/qwen3-1.7b.yaml [--server http://127.0.0.1:4010]
+
+Without --server it starts `atlas-gym serve` itself and stops it at the end. The dataset holds one row
+per train task (its opening messages from the server, plus the split and index that `reset` reopens),
+rollouts and tool calls run in TRL (one env-server session per rollout), rewards come from the server's
+/score, and every step is logged to <output_dir>/training_log.jsonl. The final model goes to
+<output_dir>/final (the LoRA adapter when LoRA is on, plus the merged model in <output_dir>/merged).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import signal
+import sys
+from collections.abc import Callable
+from dataclasses import asdict, dataclass
+from pathlib import Path
+from typing import Any
+
+from .client import EnvClient, EnvServerError
+from .config import ConfigError, TrainConfig, load_config
+from .server_process import EnvServerProcess
+from .stats import EarlyStopping
+from .trl import Ledger, close_all, make_env_class
+
+
+@dataclass
+class TrainResult:
+    steps: int
+    stopped_early_at: int | None
+    log: list[dict[str, Any]]
+    output_dir: str
+    sessions_opened: list[str]
+    sessions_left_open: int
+
+
+def build_dataset(client: EnvClient, config: TrainConfig):
+    """One row per train task, scenarios interleaved, in the columns `atlas-gym export --format trl` writes:
+    the session's opening messages as the prompt, then what `reset(**row)` reopens the task with
+    (plus `environment`, TRL's routing column, when there are several scenarios)."""
+    from datasets import Dataset
+
+    rows = []
+    for index in range(config.train_tasks):
+        for scenario in config.scenarios:
+            session = client.create_session(scenario=scenario, split="train", index=index)
+            client.close_session(session.session_id)
+            row = {
+                "prompt": session.messages,
+                "scenario": scenario,
+                "split": "train",
+                "index": index,
+                "task_id": session.task_id,
+                "seed": session.seed,
+            }
+            if len(config.scenarios) > 1:
+                row["environment"] = scenario
+            rows.append(row)
+    return Dataset.from_list(rows)
+
+
+def grpo_args(config: TrainConfig, cuda: bool):
+    from trl import GRPOConfig
+
+    return GRPOConfig(
+        output_dir=config.output_dir,
+        learning_rate=config.learning_rate,
+        beta=config.beta,
+        epsilon=config.epsilon,
+        epsilon_high=config.epsilon_high,
+        loss_type=config.loss_type,
+        num_generations=config.num_generations,
+        max_completion_length=config.max_completion_length,
+        max_tool_calling_iterations=config.max_turns,
+        temperature=config.temperature,
+        chat_template_kwargs={"enable_thinking": config.enable_thinking},
+        use_vllm=config.vllm.enabled,
+        vllm_mode=config.vllm.mode,
+        max_steps=config.max_steps,
+        per_device_train_batch_size=config.per_device_train_batch_size,
+        gradient_accumulation_steps=config.gradient_accumulation_steps,
+        logging_steps=config.logging_steps,
+        save_strategy="steps",
+        save_steps=config.save_steps,
+        seed=config.seed,
+        report_to="none",
+        use_cpu=not cuda,
+        bf16=cuda,
+        gradient_checkpointing=cuda,
+        model_init_kwargs={"dtype": "bfloat16"} if cuda and config.lora else None,
+    )
+
+
+def lora_config(config: TrainConfig):
+    if config.lora is None:
+        return None
+    from peft import LoraConfig
+
+    return LoraConfig(
+        r=config.lora.r,
+        lora_alpha=config.lora.alpha,
+        lora_dropout=config.lora.dropout,
+        target_modules=config.lora.target_modules,
+        task_type="CAUSAL_LM",
+    )
+
+
+def run(
+    config: TrainConfig,
+    client: EnvClient,
+    prepare: Callable[[Any], None] | None = None,
+    save: bool = True,
+) -> TrainResult:
+    """Trains; `prepare(trainer)` runs just before training (the tests script generation there)."""
+    known = {s["id"] for s in client.scenarios()}  # before the slow imports: a bad setup fails fast
+    unknown = [s for s in config.scenarios if s not in known]
+    if unknown:
+        raise ConfigError(
+            f"scenarios: unknown on this server: {', '.join(unknown)} (known: {', '.join(sorted(known))})"
+        )
+    import torch
+    from trl import GRPOTrainer
+
+    from .training_log import TrainingLogCallback
+
+    ledger = Ledger()
+    classes = {s: make_env_class(client, s, config.reward_mode, ledger) for s in config.scenarios}
+    factory = next(iter(classes.values())) if len(classes) == 1 else classes
+    cuda = torch.cuda.is_available()
+    early = config.early_stopping
+    log = TrainingLogCallback(
+        ledger,
+        config.num_generations,
+        config.output_dir,
+        EarlyStopping(early.window, early.threshold) if early else None,
+    )
+    trainer = GRPOTrainer(
+        model=config.model,
+        args=grpo_args(config, cuda),
+        train_dataset=build_dataset(client, config),
+        environment_factory=factory,
+        peft_config=lora_config(config),
+        callbacks=[log],
+    )
+    Path(config.output_dir, "train_config.json").write_text(json.dumps(asdict(config), indent=2))
+    try:
+        if prepare is not None:
+            prepare(trainer)
+        try:
+            trainer.train()
+        except KeyboardInterrupt:  # Ctrl-C, or SIGTERM (see main): keep what was learned so far
+            if save:
+                trainer.save_model(str(Path(config.output_dir, "interrupted")))
+            raise
+        if save:
+            save_final(trainer, config)
+    finally:
+        left = sum(close_all(cls) for cls in classes.values())
+    return TrainResult(
+        steps=trainer.state.global_step,
+        stopped_early_at=log.stopped_early_at,
+        log=log.lines,
+        output_dir=config.output_dir,
+        sessions_opened=list(ledger.sessions_opened),
+        sessions_left_open=left,
+    )
+
+
+def save_final(trainer, config: TrainConfig) -> None:
+    """Saves the trained model; with LoRA, also a merged copy that vLLM can serve directly."""
+    final = Path(config.output_dir, "final")
+    trainer.save_model(str(final))
+    if config.lora is None:
+        return
+    merged = Path(config.output_dir, "merged")
+    trainer.model.merge_and_unload().save_pretrained(str(merged))
+    # The trainer's tokenizer carries TRL's training chat template; serve with the model's own.
+    from transformers import AutoProcessor, AutoTokenizer
+
+    try:
+        AutoProcessor.from_pretrained(config.model).save_pretrained(str(merged))
+    except (OSError, ValueError, TypeError):
+        AutoTokenizer.from_pretrained(config.model).save_pretrained(str(merged))
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m atlas_gym.train", description=__doc__.split("\n\n")[0])
+    parser.add_argument("--config", required=True, help="training config (YAML), e.g. configs/qwen3-1.7b.yaml")
+    parser.add_argument("--server", help="env server URL; default: start `atlas-gym serve` for this run")
+    parser.add_argument("--token", default=os.environ.get("ATLAS_GYM_TOKEN"), help="the env server's bearer token")
+    args = parser.parse_args(argv)
+    try:
+        config = load_config(args.config)
+    except ConfigError as error:
+        print(f"error: {error}", file=sys.stderr)
+        return 2
+    signal.signal(signal.SIGTERM, _interrupt)  # `atlas-gym train` forwards Ctrl-C and SIGTERM
+    server = None
+    try:
+        if args.server is None:
+            server = EnvServerProcess()
+            print(f"atlas-gym env server started at {server.url}", flush=True)
+        client = EnvClient(args.server or server.url, token=args.token)
+        result = run(config, client)
+        print(
+            json.dumps(
+                {"steps": result.steps, "stopped_early_at": result.stopped_early_at, "output_dir": result.output_dir}
+            )
+        )
+        return 0
+    except KeyboardInterrupt:
+        print(f"interrupted: model saved to {Path(config.output_dir, 'interrupted')}, sessions closed", file=sys.stderr)
+        return 130
+    except (ConfigError, EnvServerError) as error:
+        print(f"error: {error}", file=sys.stderr)
+        return 2
+    finally:
+        if server is not None:
+            server.stop()
+
+
+def _interrupt(signum, frame) -> None:
+    raise KeyboardInterrupt
+
+
+if __name__ == "__main__":
+    sys.exit(main())

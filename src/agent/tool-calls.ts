@@ -1,0 +1,27 @@
+/**
+ * Helpers between chat messages and episode tool calls: the request an assistant tool call makes, the
+ * tool message that answers it, and deterministic ids for calls that arrive without one.
+ */
+import type { ToolCallRequest, ToolCallResult } from "../tools/execute-tool.ts";
+import type { ChatMessage, ChatToolCall } from "./types.ts";
+
+/** The episode request of a tool call; the arguments text is parsed (or rejected) by the executor. */
+export function toRequest(call: ChatToolCall): ToolCallRequest {
+  return { name: call.function?.name ?? "", arguments: call.function?.arguments ?? "" };
+}
+
+export function toolMessage(call: ChatToolCall, result: ToolCallResult): ChatMessage {
+  return { role: "tool", tool_call_id: call.id, content: result.observation };
+}
+
+/** An id for the i-th call of a turn, for providers that do not assign one. */
+export const callId = (turn: number, index: number) => `call_${turn}_${index}`;
+
+/** Arguments as the JSON text a model would emit (strings are kept as emitted). */
+export function argumentsText(args: unknown): string {
+  if (typeof args === "string") return args;
+  return JSON.stringify(args ?? {});
+}
+
+/** An empty assistant message (what a failed request produced). */
+export const emptyAssistant = (): ChatMessage => ({ role: "assistant", content: null });

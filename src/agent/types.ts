@@ -1,0 +1,109 @@
+/**
+ * The rollout's vocabulary: chat messages in the OpenAI shape, one policy turn (the assistant message
+ * plus what the provider reported), the Policy interface shared by model providers and scripted
+ * policies, and the trace of one episode.
+ */
+import type { RewardMode, Score } from "../reward/score.ts";
+import type { Level, Split } from "../scenarios/define-scenario.ts";
+import type { Episode } from "../scenarios/episode.ts";
+import type { FunctionTool } from "../tools/define-tool.ts";
+import type { ToolCallResult } from "../tools/execute-tool.ts";
+
+export type Role = "system" | "user" | "assistant" | "tool";
+
+/** One tool call as the assistant emitted it; `arguments` is the JSON text (possibly malformed). */
+export interface ChatToolCall {
+  id: string;
+  type: "function";
+  function: { name: string; arguments: string };
+}
+
+/** A chat message in the OpenAI Chat Completions shape. */
+export interface ChatMessage {
+  role: Role;
+  content: string | null;
+  tool_calls?: ChatToolCall[];
+  /** On tool messages: the id of the call this answers. */
+  tool_call_id?: string;
+  /** Reasoning text (a `<think>` block or a server's `reasoning_content`), when the model produced one. */
+  reasoning?: string;
+}
+
+export interface TokenUsage {
+  promptTokens: number;
+  completionTokens: number;
+}
+
+/** A provider failure, recorded on the trace (never thrown out of a rollout). */
+export interface PolicyError {
+  /** e.g. "rate_limited", "server_error", "timeout", "connection", "bad_request", "aborted". */
+  type: string;
+  message: string;
+  /** HTTP status, when the server answered. */
+  status?: number;
+}
+
+/** What a policy returns for one turn. */
+export interface PolicyTurn {
+  /** The assistant message (role "assistant"). On a provider error: an empty assistant message. */
+  message: ChatMessage;
+  /** The raw model text, when available (raw: and local: providers, and openai: content). */
+  raw?: string;
+  usage?: TokenUsage;
+  latencyMs: number;
+  error?: PolicyError;
+  /** What could not be parsed cleanly from the model's output (broken tool-call JSON, unclosed blocks). */
+  problems?: string[];
+}
+
+export interface PolicyContext {
+  episode: Episode;
+  signal?: AbortSignal;
+  /** Sample number (0..k-1) of this task, for policies that draw randomly. */
+  sample?: number;
+}
+
+/** Anything that maps the conversation so far to the next assistant message. */
+export interface Policy {
+  name: string;
+  next(messages: ChatMessage[], tools: FunctionTool[], ctx: PolicyContext): Promise<PolicyTurn>;
+  /** Optional set-up before a run (local: loads the model); throws an AtlasGymError with a clear message. */
+  init?(): Promise<void>;
+  /** Optional release of resources after a run. */
+  close?(): Promise<void>;
+}
+
+export type Truncation = "budget" | "max_turns" | "provider_error";
+
+/** One model request in the rollout and the tool calls its answer led to. */
+export interface TraceTurn {
+  /** Number of messages sent with the request. */
+  request: number;
+  turn: PolicyTurn;
+  calls: ToolCallResult[];
+}
+
+/** The typed record of one episode. */
+export interface EpisodeTrace {
+  taskId: string;
+  scenario: string;
+  split: Split;
+  index: number;
+  level: Level;
+  /** Sample number (0..k-1) of this task. */
+  sample: number;
+  model: string;
+  messages: ChatMessage[];
+  turns: TraceTurn[];
+  calls: ToolCallResult[];
+  finalMessage: string | null;
+  /** The model answered without a tool call. */
+  terminated: boolean;
+  truncated: boolean;
+  truncation?: Truncation;
+  error?: PolicyError;
+  score: Score;
+  durationMs: number;
+}
+
+export type { RewardMode };

@@ -1,0 +1,200 @@
+/**
+ * `atlas-gym eval`: evaluates a model or scripted policy on scenarios and writes <out>/episodes.jsonl
+ * (one line per finished episode), results.json, report.md and report.html, printing the results table.
+ * With --resume, settings not given on the command line come from the run's run.json.
+ */
+import { type Command, InvalidArgumentError, Option } from "commander";
+import type { EvalConfig, EvalConfigInput } from "../../eval/run-dir.ts";
+import { parseIntegerOption } from "../options.ts";
+
+interface EvalFlags {
+  model?: string;
+  scenarios: string;
+  split: "eval" | "train";
+  n?: number;
+  k: number;
+  concurrency: number;
+  seed: number;
+  reward: "paper" | "state" | "gated";
+  out?: string;
+  resume: boolean;
+  maxTurns: number;
+  temperature?: number;
+  topP?: number;
+  maxTokens?: number;
+  chatTemplateKwargs?: Record<string, unknown>;
+  rawFormat?: "qwen3" | "qwen3.5";
+  timeout?: number;
+  retries?: number;
+  apiKeyEnv?: string;
+}
+
+function parseNumber(flag: string, min: number, max: number) {
+  return (value: string): number => {
+    const n = Number(value);
+    if (value.trim() === "" || !Number.isFinite(n) || n < min || n > max)
+      throw new InvalidArgumentError(`${flag} must be a number from ${min} to ${max}, got '${value}'.`);
+    return n;
+  };
+}
+
+function parseJsonObject(value: string): Record<string, unknown> {
+  try {
+    const parsed: unknown = JSON.parse(value);
+    if (typeof parsed === "object" && parsed !== null && !Array.isArray(parsed))
+      return parsed as Record<string, unknown>;
+  } catch {}
+  throw new InvalidArgumentError(`expected a JSON object, e.g. '{"enable_thinking":false}', got '${value}'.`);
+}
+
+const slug = (model: string) =>
+  model
+    .replace(/^[a-z]+:/, "")
+    .replace(/[^A-Za-z0-9._-]+/g, "-")
+    .replace(/^-+|-+$/g, "")
+    .slice(-60) || "model";
+
+/** The run's configuration: flags given on the command line win; others come from a resumed run.json. */
+function resolveConfig(
+  flags: EvalFlags,
+  command: Command,
+  defaults: { model: string; scenarios: string[] },
+  saved: EvalConfig | undefined,
+): EvalConfigInput {
+  const given = (name: string) => command.getOptionValueSource(name) === "cli";
+  const pick = <T>(name: string, value: T, fromSaved: T | undefined): T =>
+    saved && !given(name) ? (fromSaved as T) : value;
+  const scenarios =
+    flags.scenarios === "all"
+      ? defaults.scenarios
+      : flags.scenarios
+          .split(",")
+          .map((s) => s.trim())
+          .filter(Boolean);
+  const provider = {
+    temperature: pick("temperature", flags.temperature, saved?.provider.temperature),
+    topP: pick("topP", flags.topP, saved?.provider.topP),
+    maxTokens: pick("maxTokens", flags.maxTokens, saved?.provider.maxTokens),
+    chatTemplateKwargs: pick(
+      "chatTemplateKwargs",
+      flags.chatTemplateKwargs,
+      saved?.provider.chatTemplateKwargs,
+    ),
+    rawFormat: pick("rawFormat", flags.rawFormat, saved?.provider.rawFormat),
+    timeoutMs: pick(
+      "timeout",
+      flags.timeout === undefined ? undefined : flags.timeout * 1000,
+      saved?.provider.timeoutMs,
+    ),
+    retries: pick("retries", flags.retries, saved?.provider.retries),
+    apiKeyEnv: pick("apiKeyEnv", flags.apiKeyEnv, saved?.provider.apiKeyEnv),
+  };
+  return {
+    model: pick("model", flags.model ?? defaults.model, saved?.model),
+    scenarios: pick("scenarios", scenarios, saved?.scenarios),
+    split: pick("split", flags.split, saved?.split),
+    n: pick("n", flags.n, saved?.n),
+    k: pick("k", flags.k, saved?.k),
+    concurrency: pick("concurrency", flags.concurrency, saved?.concurrency),
+    seed: pick("seed", flags.seed, saved?.seed),
+    reward: pick("reward", flags.reward, saved?.reward),
+    maxTurns: pick("maxTurns", flags.maxTurns, saved?.maxTurns),
+    provider: Object.fromEntries(Object.entries(provider).filter(([, v]) => v !== undefined)),
+  };
+}
+
+export function registerEval(program: Command): void {
+  program
+    .command("eval")
+    .description(
+      "Evaluate a model or scripted policy; writes episodes.jsonl, results.json, report.md, report.html",
+    )
+    .option(
+      "--model <spec>",
+      "openai:<base-url>#<model> | raw:<base-url>#<model> | local:<gguf path or hf:repo/file> | policy:<name> (default: local Qwen3-1.7B GGUF)",
+    )
+    .option("--scenarios <ids>", "'all' or comma-separated scenario ids", "all")
+    .addOption(new Option("--split <split>", "task split").choices(["eval", "train"]).default("eval"))
+    .option(
+      "--n <n>",
+      "tasks per scenario (default: the whole eval split; 20 for train)",
+      parseIntegerOption("--n", 1, 1_000_000),
+    )
+    .option("--k <k>", "samples per task (the k of pass^k)", parseIntegerOption("--k", 1, 1000), 1)
+    .option("--concurrency <c>", "episodes run at once", parseIntegerOption("--concurrency", 1, 1024), 4)
+    .option(
+      "--seed <s>",
+      "sampling seed passed to the model",
+      parseIntegerOption("--seed", 0, 2 ** 31 - 1),
+      0,
+    )
+    .addOption(
+      new Option("--reward <mode>", "reward mode").choices(["paper", "state", "gated"]).default("paper"),
+    )
+    .option("--out <dir>", "run directory (default: out/eval-<model>)")
+    .option("--resume", "continue the run in --out, skipping episodes already logged", false)
+    .option(
+      "--max-turns <n>",
+      "model requests per episode at most",
+      parseIntegerOption("--max-turns", 1, 10_000),
+      50,
+    )
+    .option("--temperature <t>", "sampling temperature", parseNumber("--temperature", 0, 2))
+    .option("--top-p <p>", "nucleus sampling top_p", parseNumber("--top-p", 0, 1))
+    .option(
+      "--max-tokens <n>",
+      "completion tokens per request",
+      parseIntegerOption("--max-tokens", 1, 1_000_000),
+    )
+    .option("--chat-template-kwargs <json>", "e.g. '{\"enable_thinking\":false}'", parseJsonObject)
+    .addOption(
+      new Option("--raw-format <format>", "prompt format of raw: models").choices(["qwen3", "qwen3.5"]),
+    )
+    .option("--timeout <s>", "seconds per model request", parseNumber("--timeout", 0.001, 86_400))
+    .option("--retries <n>", "retries of a failed model request", parseIntegerOption("--retries", 0, 100))
+    .option("--api-key-env <name>", "environment variable holding the API key (default OPENAI_API_KEY)")
+    .action(async (flags: EvalFlags, command: Command) => {
+      const { SCENARIOS } = await import("../../scenarios/index.ts");
+      const { DEFAULT_MODEL_SPEC } = await import("../../agent/providers/index.ts");
+      const { readRunConfig, runFiles } = await import("../../eval/run-dir.ts");
+      const { evaluate } = await import("../../eval/evaluate.ts");
+      const { createProgress } = await import("../../eval/progress.ts");
+      const { terminalTable } = await import("../../eval/report-md.ts");
+
+      const dir = flags.out ?? `out/eval-${slug(flags.model ?? DEFAULT_MODEL_SPEC)}`;
+      const saved = flags.resume ? readRunConfig(dir) : undefined;
+      const defaults = { model: DEFAULT_MODEL_SPEC, scenarios: SCENARIOS.map((s) => s.id) };
+      const config = resolveConfig(flags, command, defaults, saved);
+
+      const controller = new AbortController();
+      const interrupt = () => {
+        process.stderr.write("\ninterrupted: stopping; finished episodes stay in episodes.jsonl\n");
+        controller.abort(new Error("interrupted"));
+      };
+      process.once("SIGINT", interrupt);
+      process.once("SIGTERM", interrupt);
+      try {
+        const summary = await evaluate({
+          config,
+          dir,
+          resume: flags.resume,
+          signal: controller.signal,
+          progress: createProgress(),
+        });
+        if (!summary.results) {
+          console.error(`Stopped before the end; continue with: atlas-gym eval --resume --out ${dir}`);
+          process.exitCode = 130;
+          return;
+        }
+        console.log(terminalTable(summary.results, config.k));
+        const files = runFiles(dir);
+        const already = summary.skipped ? `, ${summary.skipped} already done` : "";
+        console.log(
+          `\n${summary.ran} episodes run${already}; wrote ${files.results}, ${files.reportMd}, ${files.reportHtml}`,
+        );
+      } finally {
+        process.off("SIGINT", interrupt);
+        process.off("SIGTERM", interrupt);
+      }
+    });
+}

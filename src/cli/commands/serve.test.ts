@@ -1,0 +1,23 @@
+import { execFileSync } from "node:child_process";
+import { fileURLToPath } from "node:url";
+import { describe, expect, it } from "vitest";
+import { parseDuration } from "./serve.ts";
+
+const BIN = fileURLToPath(new URL("../../../bin/atlas-gym", import.meta.url));
+
+describe("serve options", () => {
+  it("reads --session-ttl as seconds or with a unit", () => {
+    const ttl = parseDuration("--session-ttl");
+    expect([ttl("600"), ttl("90s"), ttl("10m"), ttl("1h"), ttl("1500ms")]).toEqual([
+      600_000, 90_000, 600_000, 3_600_000, 1500,
+    ]);
+    for (const bad of ["0", "soon", "-5", "10d", "500ms", "8d"])
+      expect(() => ttl(bad)).toThrow(/--session-ttl must be a duration between 1s and 7 days/);
+  });
+
+  it("rejects a bad --session-ttl before serving", () => {
+    expect(() =>
+      execFileSync(BIN, ["serve", "--session-ttl", "never"], { encoding: "utf8", stdio: "pipe" }),
+    ).toThrow(/--session-ttl must be a duration/);
+  });
+});

@@ -1,0 +1,34 @@
+/** `atlas-gym train`: starts the env server and the Python GRPO trainer (TRL) for a YAML config. */
+import type { Command } from "commander";
+import { parseIntegerOption } from "../options.ts";
+
+interface TrainCliOptions {
+  config: string;
+  python?: string;
+  grace: number;
+}
+
+export function registerTrain(program: Command): void {
+  program
+    .command("train")
+    .description("Train a model with GRPO (TRL) against the env server, from a YAML config")
+    .requiredOption("--config <yaml>", "training config (see configs/ and src/train/config.ts)")
+    .option(
+      "--python <interpreter>",
+      "Python interpreter for the trainer (default python/.venv/bin/python, else python3; or set ATLAS_GYM_PYTHON)",
+    )
+    .option(
+      "--grace <seconds>",
+      "how long the trainer may take to stop after Ctrl-C/SIGTERM before it is killed",
+      parseIntegerOption("--grace", 1, 3600),
+      30,
+    )
+    .action(async (options: TrainCliOptions) => {
+      const { launchTraining } = await import("../../train/launch.ts");
+      process.exitCode = await launchTraining({
+        configPath: options.config,
+        python: options.python ?? process.env.ATLAS_GYM_PYTHON,
+        graceSeconds: options.grace,
+      });
+    });
+}

@@ -1,0 +1,117 @@
+/**
+ * The report's charts as Vega-Lite specs, rendered to SVG on the server (no browser, no DOM): mean reward
+ * per scenario with its min–max range, the failure taxonomy, and the distribution of episode rewards.
+ * The SVG is inlined into report.html, so the report makes no requests.
+ */
+import * as vega from "vega";
+import { compile, type TopLevelSpec } from "vega-lite";
+import { type EpisodeOutcome, type EvalResults, FAILURE_CODES } from "./metrics.ts";
+
+const SCENARIO_COLORS = {
+  field: "scenario",
+  type: "nominal",
+  scale: { scheme: "tableau10" },
+  legend: { labelLimit: 320 },
+} as const;
+
+export function meanRewardSpec(results: EvalResults): TopLevelSpec {
+  const values = Object.entries(results.scenarios)
+    .filter(([, s]) => s.episodes > 0)
+    .map(([scenario, s]) => ({ scenario, mean: s.mean_reward, min: s.min_reward, max: s.max_reward }));
+  return {
+    $schema: "https://vega.github.io/schema/vega-lite/v6.json",
+    title: "Mean reward per scenario (bar) with min–max range",
+    width: { step: 56 },
+    height: 220,
+    data: { values },
+    encoding: {
+      x: {
+        field: "scenario",
+        type: "nominal",
+        sort: null,
+        axis: { labelAngle: -30, labelLimit: 240, title: null },
+      },
+    },
+    layer: [
+      {
+        mark: { type: "bar", color: "#4c78a8" },
+        encoding: {
+          y: { field: "mean", type: "quantitative", scale: { domain: [0, 1] }, title: "reward" },
+          tooltip: [{ field: "mean", format: ".3f" }],
+        },
+      },
+      {
+        mark: { type: "rule", color: "#222", strokeWidth: 2 },
+        encoding: { y: { field: "min", type: "quantitative", title: "reward" }, y2: { field: "max" } },
+      },
+      ...["min", "max"].map((field) => ({
+        mark: { type: "tick", color: "#222", thickness: 2, size: 18 },
+        encoding: { y: { field, type: "quantitative", title: "reward" } },
+      })),
+    ],
+  } as TopLevelSpec;
+}
+
+/** Null when no episode failed in any counted way. */
+export function failureSpec(results: EvalResults): TopLevelSpec | null {
+  const values = Object.entries(results.scenarios).flatMap(([scenario, s]) =>
+    FAILURE_CODES.filter((code) => s.failures[code] > 0).map((code) => ({
+      scenario,
+      code,
+      episodes: s.failures[code],
+    })),
+  );
+  if (values.length === 0) return null;
+  return {
+    $schema: "https://vega.github.io/schema/vega-lite/v6.json",
+    title: "Failure taxonomy (episodes showing each failure)",
+    width: 420,
+    height: { step: 22 },
+    data: { values },
+    mark: "bar",
+    encoding: {
+      y: { field: "code", type: "nominal", sort: [...FAILURE_CODES], title: null },
+      x: { field: "episodes", type: "quantitative", title: "episodes", axis: { tickMinStep: 1 } },
+      color: SCENARIO_COLORS,
+    },
+  } as TopLevelSpec;
+}
+
+/** Rewards in ten bins of 0.1 (the last one includes 1.0), stacked by scenario. */
+export function rewardDistributionSpec(outcomes: readonly EpisodeOutcome[]): TopLevelSpec {
+  const counts = new Map<string, number>();
+  for (const o of outcomes) {
+    const bin = Math.min(9, Math.max(0, Math.floor(o.reward * 10)));
+    const key = `${o.scenario}\u0000${bin}`;
+    counts.set(key, (counts.get(key) ?? 0) + 1);
+  }
+  const values = [...counts].map(([key, episodes]) => {
+    const [scenario, bin] = key.split("\u0000") as [string, string];
+    const lo = Number(bin) / 10;
+    return { scenario, bin: `${lo.toFixed(1)}–${(lo + 0.1).toFixed(1)}`, episodes };
+  });
+  const bins = Array.from({ length: 10 }, (_, i) => `${(i / 10).toFixed(1)}–${((i + 1) / 10).toFixed(1)}`);
+  return {
+    $schema: "https://vega.github.io/schema/vega-lite/v6.json",
+    title: "Reward distribution (episodes per reward bin)",
+    width: 420,
+    height: 200,
+    data: { values },
+    mark: "bar",
+    encoding: {
+      x: { field: "bin", type: "ordinal", scale: { domain: bins }, title: "reward", axis: { labelAngle: 0 } },
+      y: { field: "episodes", type: "quantitative", stack: "zero", axis: { tickMinStep: 1 } },
+      color: SCENARIO_COLORS,
+    },
+  } as TopLevelSpec;
+}
+
+/** Renders a Vega-Lite spec to a standalone SVG string. */
+export async function renderSvg(spec: TopLevelSpec): Promise<string> {
+  const view = new vega.View(vega.parse(compile(spec).spec), { renderer: "none" });
+  try {
+    return await view.toSVG();
+  } finally {
+    view.finalize();
+  }
+}

@@ -1,0 +1,187 @@
+/**
+ * evaluate() end to end with real policies: scripted ones through createPolicy, and the openai: provider
+ * (the real openai client) against the fake OpenAI-compatible server on loopback. Checks results.json,
+ * failure counts, provider failures as data, and abort + resume without repeats or losses.
+ */
+import { appendFileSync, existsSync, mkdtempSync, readFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import {
+  type FakeServer,
+  scriptedBehaviour,
+  startFakeOpenAIServer,
+} from "../../test/support/fake-openai-server.ts";
+import { createPolicy } from "../agent/providers/index.ts";
+import type { Policy } from "../agent/types.ts";
+import { UsageError } from "../errors.ts";
+import { tasksFor } from "../scenarios/frozen.ts";
+import { findScenario } from "../scenarios/index.ts";
+import { readEpisodeLog } from "./episode-log.ts";
+import { type EvaluateOptions, evaluate } from "./evaluate.ts";
+import type { EvalResults } from "./metrics.ts";
+import { runFiles } from "./run-dir.ts";
+
+const SCENARIOS = ["jira-transition-v1", "jira-subtask-create-v1"];
+const tempDir = () => mkdtempSync(join(tmpdir(), "atlas-eval-"));
+const base = {
+  scenarios: SCENARIOS,
+  split: "eval" as const,
+  n: 2,
+  k: 2,
+  concurrency: 3,
+  seed: 0,
+  reward: "paper" as const,
+  maxTurns: 30,
+};
+
+async function run(model: string, extra: Partial<EvaluateOptions> = {}) {
+  const dir = extra.dir ?? tempDir();
+  const summary = await evaluate({ dir, config: { ...base, model }, ...extra });
+  const results = existsSync(runFiles(dir).results)
+    ? (JSON.parse(readFileSync(runFiles(dir).results, "utf8")) as EvalResults)
+    : undefined;
+  return { dir, summary, results };
+}
+
+describe("evaluate with scripted policies", () => {
+  it("policy:reference over 2 scenarios × 2 tasks × 2 samples: mean 1, pass rate 1, pass^2 1", async () => {
+    const { dir, summary, results } = await run("policy:reference");
+    expect(summary).toMatchObject({ ran: 8, skipped: 0, aborted: false });
+    expect(results!.model).toBe("policy:reference");
+    expect(results!.reward_mode).toBe("paper");
+    for (const id of SCENARIOS) {
+      expect(results!.scenarios[id]).toMatchObject({
+        episodes: 4,
+        mean_reward: 1,
+        pass_rate: 1,
+        pass_hat_k: 1,
+      });
+      expect(Object.values(results!.scenarios[id]!.failures).every((n) => n === 0)).toBe(true);
+    }
+    expect(results!.overall).toMatchObject({ episodes: 8, mean_reward: 1, min_reward: 1, std_reward: 0 });
+    const log = readEpisodeLog(runFiles(dir).episodes);
+    expect(log.episodes).toHaveLength(8);
+    expect(log.episodes.every((e) => e.model === "policy:reference" && e.terminated)).toBe(true);
+    expect(existsSync(runFiles(dir).reportMd) && existsSync(runFiles(dir).reportHtml)).toBe(true);
+  });
+
+  it.each([
+    ["noop", "missing_mutation"],
+    ["read-only", "early_stop_after_read"],
+    ["hallucinate", "hallucinated_tool"],
+    ["drop-field", "dropped_required_field"],
+  ] as const)("policy:%s is counted as %s in every episode", async (policy, code) => {
+    const { results } = await run(`policy:${policy}`);
+    expect(results!.overall.failures[code]).toBe(8);
+    expect(results!.overall.mean_reward).toBeLessThan(1);
+    expect(results!.overall.pass_rate).toBe(0);
+    expect(results!.overall.pass_hat_k).toBe(0);
+  });
+
+  it("scores in the requested reward mode", async () => {
+    const { results } = await run("policy:skip-validate", {
+      config: { ...base, model: "policy:skip-validate", reward: "state" },
+    });
+    expect(results!.reward_mode).toBe("state");
+    // The state verdict passes although the paper reward misses R2's validation points.
+    expect(results!.overall.mean_reward).toBe(1);
+  });
+});
+
+describe("evaluate against a fake OpenAI-compatible server", () => {
+  let server: FakeServer;
+  const entries = SCENARIOS.flatMap((id) => {
+    const scenario = findScenario(id);
+    return tasksFor(scenario, "eval", 2).map((task) => ({ scenario, task }));
+  });
+  beforeAll(async () => {
+    server = await startFakeOpenAIServer(scriptedBehaviour("reference", entries));
+  });
+  afterAll(() => server.close());
+
+  it("a competent model scores 1 and the requests carry the scenario's tools", async () => {
+    server.setBehaviour(scriptedBehaviour("reference", entries));
+    const { results } = await run(`openai:${server.baseURL}#fake-model`);
+    expect(results!.overall).toMatchObject({ episodes: 8, mean_reward: 1, pass_rate: 1 });
+    expect(server.requests.at(-1)!.body.tools.length).toBeGreaterThan(0);
+  });
+
+  it("a model that drops a required field is counted, and 500s are provider errors on the trace", async () => {
+    server.setBehaviour(scriptedBehaviour("drop-field", entries));
+    const dropped = await run(`openai:${server.baseURL}#fake-model`);
+    expect(dropped.results!.overall.failures.dropped_required_field).toBe(8);
+
+    server.setBehaviour(() => ({ status: 500 }));
+    const failing = await run(`openai:${server.baseURL}#fake-model`, {
+      config: { ...base, model: `openai:${server.baseURL}#fake-model`, provider: { retries: 0 } },
+    });
+    expect(failing.summary.ran).toBe(8);
+    expect(failing.results!.overall).toMatchObject({ episodes: 8, mean_reward: 0, pass_rate: 0 });
+    const traces = readEpisodeLog(runFiles(failing.dir).episodes).episodes;
+    expect(traces.every((t) => t.error?.status === 500 && t.truncation === "provider_error")).toBe(true);
+    expect(readFileSync(runFiles(failing.dir).reportMd, "utf8")).toMatch(/provider errors: \w+ ×8/);
+  });
+});
+
+describe("abort and resume", () => {
+  /** policy:reference that aborts the run when its `after`-th request starts. */
+  function abortingPolicy(after: number, controller: AbortController): Policy & { requests: number } {
+    const inner = createPolicy("policy:reference");
+    const policy = {
+      name: inner.name,
+      requests: 0,
+      next: (...args: Parameters<Policy["next"]>) => {
+        if (++policy.requests === after) controller.abort();
+        return inner.next(...args);
+      },
+    };
+    return policy;
+  }
+
+  it("an aborted run keeps its finished episodes; resuming finishes without repeats or losses", async () => {
+    const dir = tempDir();
+    const controller = new AbortController();
+    const first = await run("policy:reference", {
+      dir,
+      policy: abortingPolicy(22, controller),
+      signal: controller.signal,
+    });
+    expect(first.summary.aborted).toBe(true);
+    expect(first.results).toBeUndefined();
+    const kept = readFileSync(runFiles(dir).episodes, "utf8");
+    const keptCount = kept.split("\n").filter(Boolean).length;
+    expect(keptCount).toBeGreaterThan(0);
+    expect(keptCount).toBeLessThan(8);
+    // A kill in the middle of a write leaves a partial line behind.
+    appendFileSync(runFiles(dir).episodes, '{"taskId":"jira-transition-v1/eval/1","sample":1,"mess');
+
+    const counter = abortingPolicy(Number.POSITIVE_INFINITY, new AbortController());
+    const second = await run("policy:reference", { dir, resume: true, policy: counter });
+    expect(second.summary).toMatchObject({ ran: 8 - keptCount, skipped: keptCount, aborted: false });
+    const text = readFileSync(runFiles(dir).episodes, "utf8");
+    expect(text.startsWith(kept)).toBe(true);
+    const log = readEpisodeLog(runFiles(dir).episodes);
+    expect(log.truncatedTail).toBe(false);
+    expect(text.trim().split("\n")).toHaveLength(8);
+    expect(log.keys.size).toBe(8);
+    expect(second.results!.overall).toMatchObject({ episodes: 8, mean_reward: 1 });
+  });
+
+  it("refuses to resume with other settings, or to overwrite a run without --resume, changing nothing", async () => {
+    const { dir } = await run("policy:reference");
+    const before = readFileSync(runFiles(dir).episodes, "utf8");
+    await expect(run("policy:reference", { dir })).rejects.toThrow(/pass --resume/);
+    await expect(
+      run("policy:reference", {
+        dir,
+        resume: true,
+        config: { ...base, model: "policy:reference", reward: "gated" },
+      }),
+    ).rejects.toThrow(UsageError);
+    await expect(
+      run("policy:reference", { dir, resume: true, config: { ...base, model: "policy:noop" } }),
+    ).rejects.toThrow(/model: "policy:reference" → "policy:noop"/);
+    expect(readFileSync(runFiles(dir).episodes, "utf8")).toBe(before);
+  });
+});

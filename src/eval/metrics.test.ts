@@ -1,0 +1,99 @@
+import { describe, expect, it } from "vitest";
+import { makeTrace } from "./_trace-fixtures.ts";
+import { buildResults, FAILURE_CODES, outcomeOf, PAPER_FAILURES, summarize } from "./metrics.ts";
+
+const A = "jira-transition-v1";
+const B = "jira-subtask-create-v1";
+
+describe("eval metrics", () => {
+  const traces = [
+    makeTrace({ scenario: A, index: 0, sample: 0, reward: 1, calls: 3 }),
+    makeTrace({ scenario: A, index: 0, sample: 1, reward: 0.5, passed: true, calls: 1 }),
+    makeTrace({
+      scenario: A,
+      index: 1,
+      sample: 0,
+      reward: 0.2,
+      passed: false,
+      calls: 2,
+      // Two rejections of the same kind in one episode count once.
+      violations: ["invalid_payload", "invalid_payload", "dropped_required_field"],
+    }),
+    makeTrace({
+      scenario: A,
+      index: 1,
+      sample: 1,
+      reward: 0,
+      passed: false,
+      calls: 0,
+      violations: ["missing_mutation"],
+    }),
+    makeTrace({ scenario: B, index: 0, sample: 0, reward: 1, calls: 4 }),
+    makeTrace({ scenario: B, index: 0, sample: 1, reward: 1, calls: 4 }),
+  ];
+  const outcomes = traces.map(outcomeOf);
+
+  it("aggregates reward statistics, pass rate, pass^k and tool calls per scenario", () => {
+    const a = summarize(
+      outcomes.filter((o) => o.scenario === A),
+      2,
+    );
+    expect(a.episodes).toBe(4);
+    expect(a.mean_reward).toBeCloseTo(0.425, 6);
+    expect(a.min_reward).toBe(0);
+    expect(a.max_reward).toBe(1);
+    // Population standard deviation of [1, 0.5, 0.2, 0].
+    const m = 0.425;
+    expect(a.std_reward).toBeCloseTo(
+      Math.sqrt(((1 - m) ** 2 + (0.5 - m) ** 2 + (0.2 - m) ** 2 + m ** 2) / 4),
+      6,
+    );
+    expect(a.pass_rate).toBe(0.5);
+    // Task 0 passed both samples, task 1 neither: pass^2 = (1 + 0) / 2.
+    expect(a.pass_hat_k).toBe(0.5);
+    expect(a.mean_tool_calls).toBe(1.5);
+    expect(a.failures.invalid_payload).toBe(1);
+    expect(a.failures.dropped_required_field).toBe(1);
+    expect(a.failures.missing_mutation).toBe(1);
+    expect(a.failures.hallucinated_tool).toBe(0);
+  });
+
+  it("builds results.json in the issue's shape, with an overall summary", () => {
+    const results = buildResults({
+      model: "policy:x",
+      rewardMode: "paper",
+      outcomes,
+      k: 2,
+      scenarios: [A, B],
+    });
+    expect(Object.keys(results)).toEqual(["model", "reward_mode", "scenarios", "overall"]);
+    expect(Object.keys(results.scenarios)).toEqual([A, B]);
+    expect(Object.keys(results.overall)).toEqual([
+      "episodes",
+      "mean_reward",
+      "min_reward",
+      "max_reward",
+      "std_reward",
+      "pass_rate",
+      "pass_hat_k",
+      "mean_tool_calls",
+      "failures",
+    ]);
+    expect(Object.keys(results.overall.failures)).toEqual([...FAILURE_CODES]);
+    expect(FAILURE_CODES.slice(0, 7)).toEqual([...PAPER_FAILURES]);
+    expect(results.scenarios[B]!.pass_hat_k).toBe(1);
+    expect(results.overall.episodes).toBe(6);
+    expect(results.overall.mean_reward).toBeCloseTo(3.7 / 6, 6);
+    expect(results.overall.pass_rate).toBeCloseTo(4 / 6, 6);
+    expect(results.overall.pass_hat_k).toBeCloseTo(2 / 3, 6);
+    expect(JSON.parse(JSON.stringify(results))).toEqual(results);
+  });
+
+  it("reports an empty scenario with nulls rather than NaN", () => {
+    const s = summarize([], 1);
+    expect(s.episodes).toBe(0);
+    expect(s.mean_reward).toBeNull();
+    expect(s.pass_hat_k).toBeNull();
+    expect(Object.values(s.failures).every((n) => n === 0)).toBe(true);
+  });
+});

@@ -1,0 +1,135 @@
+/**
+ * report.html: one self-contained page (inline CSS, inline SVG charts, a few lines of inline script;
+ * a Content-Security-Policy forbids every request) with the results table, the charts, the failure
+ * taxonomy and a drill-down per episode. Large runs show the first episodes in report order (failed
+ * ones first); every episode stays in episodes.jsonl.
+ */
+import type { EpisodeTrace } from "../agent/types.ts";
+import { episodeHtml } from "./episode-html.ts";
+import { esc } from "./html.ts";
+import { type EpisodeOutcome, type EvalResults, FAILURE_CODES, type ScenarioResults } from "./metrics.ts";
+import type { EvalConfig } from "./run-dir.ts";
+import { num } from "./table.ts";
+
+/** Most episodes given a drill-down in one report. */
+export const MAX_DRILL_DOWN = 1000;
+
+export interface HtmlReportInput {
+  results: EvalResults;
+  config: EvalConfig;
+  outcomes: readonly EpisodeOutcome[];
+  /** The episodes to drill into (chosen with `drillDownKeys`), in report order. */
+  episodes: readonly EpisodeTrace[];
+}
+
+/** Report order: scenario (in results order), task index, sample. */
+export function reportOrder(scenarios: readonly string[]) {
+  const rank = new Map(scenarios.map((id, i) => [id, i]));
+  const index = (taskId: string) => Number(taskId.slice(taskId.lastIndexOf("/") + 1));
+  return (a: EpisodeOutcome, b: EpisodeOutcome) =>
+    (rank.get(a.scenario) ?? 0) - (rank.get(b.scenario) ?? 0) ||
+    index(a.taskId) - index(b.taskId) ||
+    a.taskId.localeCompare(b.taskId) ||
+    a.sample - b.sample;
+}
+
+/** The episodes a report drills into: all of them, or at most `max` with failed ones first. */
+export function drillDownOutcomes(
+  outcomes: readonly EpisodeOutcome[],
+  scenarios: readonly string[],
+  max = MAX_DRILL_DOWN,
+): EpisodeOutcome[] {
+  const sorted = [...outcomes].sort(reportOrder(scenarios));
+  if (sorted.length <= max) return sorted;
+  const chosen = new Set(
+    [...sorted.filter((o) => !o.passed), ...sorted.filter((o) => o.passed)].slice(0, max),
+  );
+  return sorted.filter((o) => chosen.has(o));
+}
+
+const STYLE = `
+body{font:14px/1.45 system-ui,sans-serif;margin:24px auto;max-width:1100px;padding:0 16px;color:#1d1d1f}
+table{border-collapse:collapse;margin:8px 0 20px}th,td{border:1px solid #ccc;padding:3px 8px}
+td:first-child{white-space:nowrap}td.n{text-align:right;font-variant-numeric:tabular-nums}th{background:#f3f3f3}
+.charts{display:flex;flex-wrap:wrap;gap:16px}.charts figure{margin:0}
+pre{white-space:pre-wrap;word-break:break-word;background:#f7f7f7;padding:6px 8px;margin:4px 0;max-height:320px;overflow:auto}
+details.episode{border:1px solid #ddd;border-radius:4px;margin:4px 0;padding:4px 8px}
+details.episode>summary{cursor:pointer}.ok{color:#17803d}.bad{color:#b42318}.codes{color:#8a4b00}
+.msg{border-left:3px solid #ccc;padding-left:8px;margin:6px 0}.msg.user{border-color:#4c78a8}
+.msg.assistant{border-color:#f58518}.role,.label{font-size:12px;color:#666;text-transform:uppercase}
+.call{margin:6px 0 6px 12px;border-left:2px dashed #bbb;padding-left:8px}
+button{margin-right:6px}
+`;
+
+const SCRIPT = `
+document.getElementById("expand").addEventListener("click",()=>{for(const d of document.querySelectorAll("details.episode"))d.open=true});
+document.getElementById("collapse").addEventListener("click",()=>{for(const d of document.querySelectorAll("details.episode"))d.open=false});
+document.getElementById("failed").addEventListener("change",(e)=>{for(const d of document.querySelectorAll('details.episode[data-passed="true"]'))d.hidden=e.target.checked});
+`;
+
+function resultsTable(results: EvalResults, k: number): string {
+  const head = ["scenario", "episodes", "mean", "min", "max", "std", "pass", `pass^${k}`, "calls"];
+  const row = (name: string, s: ScenarioResults) =>
+    `<tr><td>${esc(name)}</td>${[
+      String(s.episodes),
+      num(s.mean_reward),
+      num(s.min_reward),
+      num(s.max_reward),
+      num(s.std_reward),
+      num(s.pass_rate),
+      num(s.pass_hat_k),
+      num(s.mean_tool_calls, 1),
+    ]
+      .map((v) => `<td class="n">${esc(v)}</td>`)
+      .join("")}</tr>`;
+  return `<table><tr>${head.map((h) => `<th>${esc(h)}</th>`).join("")}</tr>${Object.entries(results.scenarios)
+    .map(([id, s]) => row(id, s))
+    .join("")}${row("overall", results.overall)}</table>`;
+}
+
+function failureTable(results: EvalResults): string {
+  const rows = [...Object.entries(results.scenarios), ["overall", results.overall] as const];
+  return `<table><tr><th>scenario</th>${FAILURE_CODES.map((c) => `<th>${esc(c)}</th>`).join("")}</tr>${rows
+    .map(
+      ([id, s]) =>
+        `<tr><td>${esc(id)}</td>${FAILURE_CODES.map((c) => `<td class="n">${s.failures[c]}</td>`).join("")}</tr>`,
+    )
+    .join("")}</table>`;
+}
+
+export async function htmlReport({ results, config, outcomes, episodes }: HtmlReportInput): Promise<string> {
+  // Vega loads in about a second: only when a report is written.
+  const { failureSpec, meanRewardSpec, renderSvg, rewardDistributionSpec } = await import("./charts.ts");
+  const failures = failureSpec(results);
+  const charts = [
+    await renderSvg(meanRewardSpec(results)),
+    failures ? await renderSvg(failures) : "<p>No failures to chart.</p>",
+    await renderSvg(rewardDistributionSpec(outcomes)),
+  ];
+  const byScenario = Object.keys(results.scenarios).map((id) => {
+    const shown = episodes.filter((e) => e.scenario === id);
+    return `<section><h3>${esc(id)} <small>(${shown.length} of ${results.scenarios[id]!.episodes} episodes)</small></h3>\n${shown.map(episodeHtml).join("\n")}</section>`;
+  });
+  const title = `atlas-gym eval: ${config.model}`;
+  return `<!doctype html>
+<html lang="en"><head><meta charset="utf-8">
+<meta http-equiv="Content-Security-Policy" content="default-src 'none'; style-src 'unsafe-inline'; script-src 'unsafe-inline'; img-src data:">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<title>${esc(title)}</title><style>${STYLE}</style></head><body>
+<h1>atlas-gym eval report</h1>
+<p>model <code>${esc(config.model)}</code> · reward mode <b>${esc(config.reward)}</b> · split ${esc(config.split)} · k = ${esc(config.k)} samples per task · seed ${esc(config.seed)} · ${results.overall.episodes} episodes</p>
+<h2>Results</h2>
+${resultsTable(results, config.k)}
+<div class="charts">${charts.map((svg) => `<figure>${svg}</figure>`).join("")}</div>
+<h2>Failures</h2>
+<p>Episodes showing each failure (an episode counts once per kind).</p>
+${failureTable(results)}
+<h2>Episodes</h2>
+<p>${episodes.length} of ${outcomes.length} episodes${episodes.length < outcomes.length ? " (failed ones first; all are in episodes.jsonl)" : ""}.
+<button id="expand" type="button">expand all</button><button id="collapse" type="button">collapse all</button>
+<label><input id="failed" type="checkbox"> failed only</label></p>
+${byScenario.join("\n")}
+<script>${SCRIPT}</script>
+</body></html>
+`;
+}

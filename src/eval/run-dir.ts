@@ -1,0 +1,81 @@
+/**
+ * An eval run directory: `run.json` (the configuration, so `--resume` continues the same run),
+ * `episodes.jsonl` (one line per finished episode), and at the end `results.json`, `report.md` and
+ * `report.html`. Resuming with a different model, split, seed, reward mode or turn limit would mix two
+ * runs in one file, so it is refused.
+ */
+import { existsSync, readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { z } from "zod";
+import { UsageError } from "../errors.ts";
+import { REWARD_MODES } from "../reward/score.ts";
+
+export const runFiles = (dir: string) => ({
+  config: join(dir, "run.json"),
+  episodes: join(dir, "episodes.jsonl"),
+  results: join(dir, "results.json"),
+  reportMd: join(dir, "report.md"),
+  reportHtml: join(dir, "report.html"),
+});
+
+export const EvalConfig = z.object({
+  model: z.string().min(1),
+  scenarios: z.array(z.string().min(1)).min(1),
+  split: z.enum(["eval", "train"]),
+  /** Tasks per scenario (all of the frozen eval split when absent). */
+  n: z.number().int().min(1).optional(),
+  k: z.number().int().min(1),
+  concurrency: z.number().int().min(1),
+  seed: z.number().int().min(0),
+  reward: z.enum(REWARD_MODES as ["paper", "state", "gated"]),
+  maxTurns: z.number().int().min(1),
+  /** Model provider settings (see createPolicy); absent ones take the provider's defaults. */
+  provider: z
+    .object({
+      temperature: z.number().min(0).max(2).optional(),
+      topP: z.number().min(0).max(1).optional(),
+      maxTokens: z.number().int().min(1).optional(),
+      chatTemplateKwargs: z.record(z.string(), z.unknown()).optional(),
+      rawFormat: z.enum(["qwen3", "qwen3.5"]).optional(),
+      timeoutMs: z.number().int().min(1).optional(),
+      retries: z.number().int().min(0).optional(),
+      apiKeyEnv: z.string().min(1).optional(),
+    })
+    .default({}),
+});
+export type EvalConfig = z.infer<typeof EvalConfig>;
+/** An eval configuration as callers write it (provider settings may be left out). */
+export type EvalConfigInput = z.input<typeof EvalConfig>;
+
+/** Settings a resumed run must share with the run it continues. */
+export const IDENTITY_KEYS = ["model", "split", "seed", "reward", "maxTurns"] as const;
+
+export function readRunConfig(dir: string): EvalConfig | undefined {
+  const path = runFiles(dir).config;
+  if (!existsSync(path)) return undefined;
+  const parsed = EvalConfig.safeParse(JSON.parse(readFileSync(path, "utf8")));
+  if (!parsed.success)
+    throw new UsageError(`${path} is not an eval run configuration: ${parsed.error.issues[0]?.message}`);
+  return parsed.data;
+}
+
+export function writeRunConfig(dir: string, config: EvalConfig): void {
+  writeFileSync(runFiles(dir).config, `${JSON.stringify(config, null, 2)}\n`);
+}
+
+/** Provider settings that change what the model generates (timeouts, retries and the key do not). */
+export const SAMPLING_KEYS = ["temperature", "topP", "maxTokens", "chatTemplateKwargs", "rawFormat"] as const;
+
+/** The settings in which `next` differs from the saved run, as "name: saved → next" strings. */
+export function identityConflicts(saved: EvalConfig, next: EvalConfig): string[] {
+  const show = (v: unknown) => (v === undefined ? "default" : JSON.stringify(v));
+  const differ = (a: unknown, b: unknown) => JSON.stringify(a) !== JSON.stringify(b);
+  return [
+    ...IDENTITY_KEYS.filter((key) => differ(saved[key], next[key])).map(
+      (key) => `${key}: ${show(saved[key])} → ${show(next[key])}`,
+    ),
+    ...SAMPLING_KEYS.filter((key) => differ(saved.provider[key], next.provider[key])).map(
+      (key) => `${key}: ${show(saved.provider[key])} → ${show(next.provider[key])}`,
+    ),
+  ];
+}

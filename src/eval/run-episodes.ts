@@ -1,0 +1,132 @@
+/**
+ * The suite runner: plans the (task, sample) episodes of a run, skips those already in the episode log,
+ * and runs the rest through the rollout loop with bounded concurrency, appending each trace to the log
+ * the moment it finishes. A failed episode is data (the rollout records provider failures); an abort
+ * stops new episodes and drops the interrupted ones, so a resumed run repeats nothing and loses nothing.
+ * An exception (a bug) stops the other workers and is rethrown.
+ */
+import { setMaxListeners } from "node:events";
+import { runEpisode } from "../agent/rollout.ts";
+import type { EpisodeTrace, Policy } from "../agent/types.ts";
+import type { RewardMode } from "../reward/score.ts";
+import type { Scenario, Split, Task } from "../scenarios/define-scenario.ts";
+import { createEpisode } from "../scenarios/episode.ts";
+import { tasksFor } from "../scenarios/frozen.ts";
+import { type EpisodeLog, episodeKey } from "./episode-log.ts";
+
+export interface PlannedEpisode {
+  scenario: Scenario;
+  task: Task;
+  sample: number;
+  key: string;
+}
+
+/** Every scenario's first `n` tasks of the split, each `k` times, in scenario, task, sample order. */
+export function planEpisodes(
+  scenarios: readonly Scenario[],
+  split: Split,
+  n: number | undefined,
+  k: number,
+): PlannedEpisode[] {
+  return scenarios.flatMap((scenario) =>
+    tasksFor(scenario, split, n).flatMap((task) =>
+      Array.from({ length: k }, (_, sample) => ({
+        scenario,
+        task,
+        sample,
+        key: episodeKey(task.id, sample),
+      })),
+    ),
+  );
+}
+
+export interface RunEpisodesOptions {
+  plan: readonly PlannedEpisode[];
+  policy: Policy;
+  /** Model name recorded on each trace. */
+  model: string;
+  reward: RewardMode;
+  maxTurns: number;
+  concurrency: number;
+  log: EpisodeLog;
+  signal?: AbortSignal;
+  /** Called after each episode is in the log. */
+  onEpisode?: (trace: EpisodeTrace) => void;
+}
+
+export interface RunEpisodesSummary {
+  /** Episodes run and logged now. */
+  ran: number;
+  /** Planned episodes that were already in the log. */
+  skipped: number;
+  /** Whether the signal stopped the run before every planned episode was logged. */
+  aborted: boolean;
+}
+
+export async function runEpisodes(options: RunEpisodesOptions): Promise<RunEpisodesSummary> {
+  const todo = options.plan.filter((p) => !options.log.keys.has(p.key));
+  const stop = new AbortController();
+  // One listener per episode in flight (withEpisodeSignal): bounded by the concurrency.
+  setMaxListeners(0, stop.signal);
+  const onAbort = () => stop.abort(options.signal?.reason);
+  options.signal?.addEventListener("abort", onAbort, { once: true });
+  if (options.signal?.aborted) stop.abort(options.signal.reason);
+  let next = 0;
+  let ran = 0;
+  const worker = async () => {
+    while (next < todo.length && !stop.signal.aborted) {
+      const item = todo[next++]!;
+      const episode = createEpisode(item.scenario, item.task);
+      const trace = await withEpisodeSignal(stop.signal, (signal) =>
+        runEpisode(episode, options.policy, {
+          maxTurns: options.maxTurns,
+          signal,
+          model: options.model,
+          sample: item.sample,
+          reward: options.reward,
+        }),
+      );
+      // An episode the abort interrupted is not finished: leave it for --resume.
+      if (stop.signal.aborted) break;
+      options.log.append(trace);
+      ran++;
+      options.onEpisode?.(trace);
+    }
+  };
+  const workers = Array.from({ length: Math.max(1, Math.min(options.concurrency, todo.length)) }, () =>
+    worker().catch((error: unknown) => {
+      stop.abort(error);
+      throw error;
+    }),
+  );
+  try {
+    const settled = await Promise.allSettled(workers);
+    const failed = settled.find((s): s is PromiseRejectedResult => s.status === "rejected");
+    if (failed) throw failed.reason;
+  } finally {
+    options.signal?.removeEventListener("abort", onAbort);
+  }
+  return {
+    ran,
+    skipped: options.plan.length - todo.length,
+    aborted: options.plan.some((p) => !options.log.keys.has(p.key)),
+  };
+}
+
+/**
+ * Runs one episode with its own signal, aborted with the run's. Clients may add an abort listener per
+ * request and never remove it (openai 6 does); on a per-episode signal those die with the episode
+ * instead of piling up on the run's signal for the whole run.
+ */
+async function withEpisodeSignal<T>(run: AbortSignal, body: (signal: AbortSignal) => Promise<T>): Promise<T> {
+  const episode = new AbortController();
+  setMaxListeners(0, episode.signal);
+  const forward = () => episode.abort(run.reason);
+  if (run.aborted) forward();
+  else run.addEventListener("abort", forward, { once: true });
+  try {
+    return await body(episode.signal);
+  } finally {
+    run.removeEventListener("abort", forward);
+  }
+}

@@ -1,0 +1,87 @@
+/**
+ * The env-server API (`/health`, `/v1/...`) as a Hono app: the scenario catalogue (scenarios, their
+ * tools and tasks) and the session routes. Every answer is JSON; errors are `{error, code}` with a 4xx
+ * status (5xx only for bugs). Served beside the REST facade by `atlas-gym serve` (see start-gym-server.ts).
+ */
+import { readFileSync } from "node:fs";
+import { Hono } from "hono";
+import { z } from "zod";
+import { EVAL_TASKS } from "../scenarios/tasks.ts";
+import { defaultTools } from "../tools/catalogue.ts";
+import { toFunctionTool } from "../tools/define-tool.ts";
+import { EnvRequestError } from "./errors.ts";
+import { bearerAuth, errorResponse } from "./protocol.ts";
+import { addSessionRoutes } from "./session-routes.ts";
+import type { SessionStore } from "./sessions.ts";
+import { createTaskSource, type TaskSource } from "./task-source.ts";
+
+export const VERSION: string = JSON.parse(
+  readFileSync(new URL("../../package.json", import.meta.url), "utf8"),
+).version;
+
+export interface EnvAppOptions {
+  sessions: SessionStore;
+  tasks?: TaskSource;
+  /** When set, /v1 routes require `Authorization: Bearer <token>`. */
+  token?: string | null;
+}
+
+const taskQuery = z.strictObject({
+  split: z.enum(["eval", "train"]).default("eval"),
+  n: z.coerce.number().int().min(1).max(100_000).optional(),
+  start: z.coerce.number().int().min(0).max(1_000_000_000).default(0),
+});
+
+export function createEnvApp({ sessions, tasks = createTaskSource(), token }: EnvAppOptions): Hono {
+  const app = new Hono();
+  app.onError((error, c) => errorResponse(c, error));
+  app.notFound((c) =>
+    errorResponse(
+      c,
+      new EnvRequestError(404, "not_found", `No env-server route matches ${c.req.method} ${c.req.path}`),
+    ),
+  );
+
+  app.get("/health", (c) => c.json({ status: "ok", version: VERSION, sessions: sessions.size }));
+  app.use("/v1/*", bearerAuth(token));
+
+  app.get("/v1/scenarios", (c) =>
+    c.json(
+      tasks.scenarios.map((s) => ({
+        id: s.id,
+        description: s.description,
+        splits: { eval: EVAL_TASKS, train: null },
+      })),
+    ),
+  );
+
+  app.get("/v1/scenarios/:id/tools", (c) => {
+    const scenario = tasks.scenario(c.req.param("id"));
+    const catalogue = defaultTools();
+    return c.json({ tools: scenario.tools.map((name) => toFunctionTool(catalogue.get(name)!)) });
+  });
+
+  app.get("/v1/scenarios/:id/tasks", (c) => {
+    const scenario = tasks.scenario(c.req.param("id"));
+    const query = taskQuery.safeParse(c.req.query());
+    if (!query.success) {
+      const problems = query.error.issues.map((i) => `${i.path.join(".") || "query"}: ${i.message}`);
+      throw new EnvRequestError(400, "invalid_request", `Invalid query: ${problems.join("; ")}`);
+    }
+    const { split, n, start } = query.data;
+    return c.json({
+      tasks: tasks.list(scenario, split, n, start).map((t) => ({
+        task_id: t.id,
+        scenario: t.scenario,
+        split: t.split,
+        index: t.index,
+        seed: t.seed,
+        level: t.level,
+        prompt: t.prompt,
+      })),
+    });
+  });
+
+  addSessionRoutes(app, sessions, tasks);
+  return app;
+}

@@ -1,0 +1,90 @@
+/**
+ * createMcpServer: an MCP server (the official SDK's McpServer) for one binding. Each offered tool is
+ * registered under its name with its own JSON Schema, the one every other surface derives from the
+ * operation; a call's answer is the observation an agent sees elsewhere (the REST body as JSON, or the
+ * vendor's error), with `isError` when the call failed, so bad arguments change nothing and say why.
+ * Resources: `atlas-gym://site` (a digest of the site) always; `atlas-gym://task/prompt` and
+ * `atlas-gym://task/score` when the session is bound to an episode.
+ */
+import { readFileSync } from "node:fs";
+import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
+import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
+import type { Score } from "../../reward/score.ts";
+import type { ToolCallResult } from "../../tools/execute-tool.ts";
+import { inputSchemaFor } from "./input-schema.ts";
+import type { McpBinding } from "./mcp-binding.ts";
+
+const VERSION: string = JSON.parse(
+  readFileSync(new URL("../../../package.json", import.meta.url), "utf8"),
+).version;
+
+export const SITE_URI = "atlas-gym://site";
+export const PROMPT_URI = "atlas-gym://task/prompt";
+export const SCORE_URI = "atlas-gym://task/score";
+
+export function createMcpServer(binding: McpBinding): McpServer {
+  const { episode } = binding;
+  const server = new McpServer(
+    { name: "atlas-gym", version: VERSION },
+    {
+      instructions: episode
+        ? `${episode.prompt}\n\n(atlas-gym task ${episode.taskId}; at most ${episode.budget} tool calls. The task is also at ${PROMPT_URI}; the current score at ${SCORE_URI}.)`
+        : `A simulated Atlassian Cloud site (Jira and Confluence) with the "${binding.toolSet}" tool set. Nothing here touches a real site.`,
+    },
+  );
+  for (const tool of binding.tools.values()) {
+    server.registerTool(
+      tool.name,
+      {
+        description: tool.description,
+        inputSchema: inputSchemaFor(tool.parameters),
+        annotations: { readOnlyHint: tool.operation.effect === "read", openWorldHint: false },
+      },
+      async (args: unknown) => toCallToolResult(await binding.call({ name: tool.name, arguments: args })),
+    );
+  }
+  const json = (uri: URL, value: unknown) => ({
+    contents: [{ uri: uri.href, mimeType: "application/json", text: JSON.stringify(value, null, 2) }],
+  });
+  server.registerResource(
+    "site",
+    SITE_URI,
+    { description: "Seed, state hash and call count of this session's site.", mimeType: "application/json" },
+    async (uri) => json(uri, await binding.siteState()),
+  );
+  if (episode) {
+    server.registerResource(
+      "task-prompt",
+      PROMPT_URI,
+      { description: `The task prompt of ${episode.taskId}.`, mimeType: "text/plain" },
+      (uri) => ({ contents: [{ uri: uri.href, mimeType: "text/plain", text: episode.prompt }] }),
+    );
+    server.registerResource(
+      "task-score",
+      SCORE_URI,
+      {
+        description: "The episode's score so far (paper reward, components, violations).",
+        mimeType: "application/json",
+      },
+      async (uri) => json(uri, scoreJson(await episode.score())),
+    );
+  }
+  return server;
+}
+
+export function toCallToolResult(result: ToolCallResult): CallToolResult {
+  return { content: [{ type: "text", text: result.observation }], isError: !result.ok };
+}
+
+/** A score in the env server's JSON shape (`/v1/sessions/{sid}/score`). */
+export function scoreJson(score: Score) {
+  return {
+    reward: score.reward,
+    passed: score.passed,
+    mode: score.mode,
+    paper_reward: score.paperReward,
+    components: score.components,
+    violations: score.violations,
+    explanation: score.explanation,
+  };
+}

@@ -1,0 +1,79 @@
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
+import { describe, expect, it } from "vitest";
+import { createEpisode } from "../../scenarios/episode.ts";
+import { tasksFor } from "../../scenarios/frozen.ts";
+import { findScenario } from "../../scenarios/index.ts";
+import { createSessionStore } from "../sessions.ts";
+import { SCORE_URI } from "./create-mcp-server.ts";
+import { createMcpHttpHandler, type McpHttpHandler } from "./http-handler.ts";
+
+/** An SDK client talking to the handler in process (its fetch stands in for the network). */
+async function connect(handler: McpHttpHandler, query = "", token?: string): Promise<Client> {
+  const transport = new StreamableHTTPClientTransport(new URL(`http://mcp.test/mcp${query}`), {
+    fetch: (url, init) => handler.fetch(new Request(url, init)),
+    requestInit: token ? { headers: { authorization: `Bearer ${token}` } } : {},
+  });
+  const client = new Client({ name: "unit", version: "1" });
+  await client.connect(transport);
+  return client;
+}
+
+describe("the /mcp handler", () => {
+  it("closes MCP sessions idle past the TTL, and caps how many are open", async () => {
+    let now = 0;
+    const handler = createMcpHttpHandler({ seed: 1, ttlMs: 1000, maxSessions: 2, clock: () => now });
+    const first = await connect(handler);
+    await connect(handler);
+    expect(handler.size).toBe(2);
+    await expect(connect(handler)).rejects.toThrow(/Too many MCP sessions/);
+    now = 600;
+    await first.listTools(); // keeps the first one alive
+    now = 1200;
+    await connect(handler); // reaps the idle second one to make room
+    expect(handler.size).toBe(2);
+    await expect(first.listTools()).resolves.toMatchObject({ tools: expect.any(Array) });
+    now = 5000;
+    expect(handler.reap()).toBe(2);
+    await expect(first.listTools()).rejects.toThrow(/Session not found/);
+  });
+
+  it("needs the bearer token when one is set", async () => {
+    const handler = createMcpHttpHandler({ seed: 1, token: "t0k" });
+    await expect(connect(handler, "", "wrong")).rejects.toThrow(/Unauthorized/);
+    const client = await connect(handler, "", "t0k");
+    expect((await client.listTools()).tools.length).toBeGreaterThan(10);
+    await handler.close();
+    expect(handler.size).toBe(0);
+  });
+
+  it("binds to an env-server session and orders its calls through the session's lock", async () => {
+    const sessions = createSessionStore({ newId: () => "ses-unit" });
+    const scenario = findScenario("jira-transition-v1");
+    const task = tasksFor(scenario, "eval", 1)[0]!;
+    const session = sessions.create(() => createEpisode(scenario, task));
+    const handler = createMcpHttpHandler({ seed: 1, sessions });
+    const client = await connect(handler, "?tools=rovo&session=ses-unit");
+    expect((await client.listTools()).tools.map((t) => t.name).sort()).toEqual([
+      "getJiraIssue",
+      "getTransitionsForJiraIssue",
+      "searchJiraIssuesUsingJql",
+      "transitionJiraIssue",
+    ]);
+    const key = (task.expected as { issueKey: string }).issueKey;
+    const calls = await Promise.all(
+      [1, 2, 3].map(() => client.callTool({ name: "getJiraIssue", arguments: { issueIdOrKey: key } })),
+    );
+    expect(calls.every((c) => !c.isError)).toBe(true);
+    expect(session.episode.calls.map((c) => c.name)).toEqual([
+      "getJiraIssue",
+      "getJiraIssue",
+      "getJiraIssue",
+    ]);
+    const score = JSON.parse(
+      ((await client.readResource({ uri: SCORE_URI })).contents[0] as { text: string }).text,
+    );
+    expect(score).toMatchObject({ reward: expect.any(Number), passed: false, mode: "paper" });
+    expect(score.violations.map((v: { code: string }) => v.code)).toContain("early_stop_after_read");
+  });
+});

@@ -1,0 +1,168 @@
+/**
+ * The Streamable HTTP endpoint `/mcp` (stateful: one MCP session per `mcp-session-id`, each with its own
+ * McpServer and binding). The initialize request chooses the binding with query parameters:
+ * `?tools=default|rovo|mcp-atlassian` and, to bind an env-server episode, `&session=<session id>`
+ * (from POST /v1/sessions); without a session the MCP session gets its own fork of the server's site.
+ * Answers are JSON (no SSE streams: the server never sends requests of its own, so GET is 405). Idle
+ * MCP sessions are closed after a TTL and their number is capped; protocol errors are JSON-RPC errors
+ * with a 4xx status and change nothing.
+ */
+import { randomUUID } from "node:crypto";
+import { WebStandardStreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js";
+import { isInitializeRequest } from "@modelcontextprotocol/sdk/types.js";
+import { AtlasGymError } from "../../errors.ts";
+import { createSite } from "../../sandbox/fixtures/default-site.ts";
+import type { Site } from "../../sandbox/site.ts";
+import { DEFAULT_BASE_URL } from "../../scenarios/episode.ts";
+import { isToolSetName, TOOL_SET_NAMES } from "../../tools/aliases/tool-sets.ts";
+import type { SessionStore } from "../sessions.ts";
+import { createMcpServer } from "./create-mcp-server.ts";
+import { createEpisodeBinding, createSiteBinding, type McpBinding } from "./mcp-binding.ts";
+
+export interface McpHttpOptions {
+  /** Seed of the site free MCP sessions fork. */
+  seed: number;
+  /** The env server's sessions, for `?session=` binding; without it only free sessions can be opened. */
+  sessions?: Pick<SessionStore, "find">;
+  /** When set, requests need `Authorization: Bearer <token>`. */
+  token?: string | null;
+  /** Idle time (ms) after which an MCP session is closed. Default 10 minutes. */
+  ttlMs?: number;
+  /** Most MCP sessions open at once. Default 1024. */
+  maxSessions?: number;
+  /** Milliseconds clock. Default Date.now. */
+  clock?: () => number;
+}
+
+export interface McpHttpHandler {
+  fetch(request: Request): Promise<Response>;
+  /** Open MCP sessions. */
+  readonly size: number;
+  /** Closes idle MCP sessions; returns how many. */
+  reap(): number;
+  /** Closes every MCP session. */
+  close(): Promise<void>;
+}
+
+interface Entry {
+  transport: WebStandardStreamableHTTPServerTransport;
+  lastUsed: number;
+}
+
+export function createMcpHttpHandler(options: McpHttpOptions): McpHttpHandler {
+  const ttlMs = options.ttlMs ?? 10 * 60_000;
+  const maxSessions = options.maxSessions ?? 1024;
+  const clock = options.clock ?? Date.now;
+  const entries = new Map<string, Entry>();
+  let template: Site | undefined;
+
+  const closeEntry = (id: string) => {
+    const entry = entries.get(id);
+    entries.delete(id);
+    return entry?.transport.close();
+  };
+  const reap = () => {
+    const now = clock();
+    const idle = [...entries].filter(([, e]) => now - e.lastUsed >= ttlMs).map(([id]) => id);
+    for (const id of idle) void closeEntry(id);
+    return idle.length;
+  };
+
+  function bind(url: URL): McpBinding {
+    const tools = url.searchParams.get("tools") ?? "default";
+    if (!isToolSetName(tools))
+      throw new McpHttpError(400, `Unknown tool set "${tools}" (known: ${TOOL_SET_NAMES.join(", ")}).`);
+    const sessionId = url.searchParams.get("session");
+    if (sessionId === null) {
+      template ??= createSite({ seed: options.seed });
+      return createSiteBinding(template.fork(), tools, DEFAULT_BASE_URL);
+    }
+    const session = options.sessions?.find(sessionId);
+    if (!session)
+      throw new McpHttpError(
+        404,
+        `Env-server session ${sessionId} not found (closed, reaped, or never opened).`,
+      );
+    return createEpisodeBinding(session.episode, tools, (fn) => session.run(fn));
+  }
+
+  async function open(request: Request): Promise<Response> {
+    let body: unknown;
+    try {
+      body = await request.json();
+    } catch {
+      return rpcError(400, -32700, "Parse error: the body is not JSON.");
+    }
+    if (!isInitializeRequest(body))
+      return rpcError(400, -32000, "Bad Request: send initialize first, or pass the mcp-session-id header.");
+    reap();
+    if (entries.size >= maxSessions)
+      return rpcError(429, -32000, `Too many MCP sessions (at most ${maxSessions}); close idle ones.`);
+    let binding: McpBinding;
+    try {
+      binding = bind(new URL(request.url));
+    } catch (error) {
+      if (error instanceof McpHttpError) return rpcError(error.status, -32602, error.message);
+      if (error instanceof AtlasGymError) return rpcError(400, -32602, error.message);
+      throw error;
+    }
+    const transport: WebStandardStreamableHTTPServerTransport = new WebStandardStreamableHTTPServerTransport({
+      sessionIdGenerator: randomUUID,
+      enableJsonResponse: true,
+      onsessioninitialized: (id) => void entries.set(id, { transport, lastUsed: clock() }),
+      onsessionclosed: (id) => void entries.delete(id),
+    });
+    await createMcpServer(binding).connect(transport);
+    return transport.handleRequest(request, { parsedBody: body });
+  }
+
+  return {
+    async fetch(request) {
+      if (options.token && request.headers.get("authorization") !== `Bearer ${options.token}`)
+        return rpcError(401, -32001, "Unauthorized: send Authorization: Bearer <token> (the serve --token).");
+      if (request.method === "GET")
+        return rpcError(405, -32000, "Method not allowed: this server sends no SSE stream; POST JSON-RPC.", {
+          allow: "POST, DELETE",
+        });
+      const id = request.headers.get("mcp-session-id");
+      if (id === null) {
+        if (request.method !== "POST") return rpcError(400, -32000, "Bad Request: no mcp-session-id header.");
+        return open(request);
+      }
+      const entry = entries.get(id);
+      if (!entry)
+        return rpcError(404, -32001, "Session not found: it was closed or reaped; initialize again.");
+      entry.lastUsed = clock();
+      return entry.transport.handleRequest(request);
+    },
+    get size() {
+      return entries.size;
+    },
+    reap,
+    async close() {
+      await Promise.all([...entries.keys()].map(closeEntry));
+    },
+  };
+}
+
+/** A request the endpoint refuses before any MCP session exists. */
+class McpHttpError extends Error {
+  constructor(
+    readonly status: number,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+function rpcError(
+  status: number,
+  code: number,
+  message: string,
+  headers: Record<string, string> = {},
+): Response {
+  return new Response(JSON.stringify({ jsonrpc: "2.0", error: { code, message }, id: null }), {
+    status,
+    headers: { "content-type": "application/json", ...headers },
+  });
+}

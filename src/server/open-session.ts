@@ -1,0 +1,60 @@
+/**
+ * Opening a session on a task, as every surface does it (the /v1 API, and the MCP server binding its own
+ * sessions): resolve the task, build the episode on a fork of the task's pristine site with `self` links
+ * pointing at the session's REST site, and describe the opening (messages, tools, limits) in the wire
+ * shape of `POST /v1/sessions`.
+ */
+import { systemPrompt } from "../agent/system-prompt.ts";
+import { createEpisode } from "../scenarios/episode.ts";
+import type { FunctionTool } from "../tools/define-tool.ts";
+import type { Session, SessionStore } from "./sessions.ts";
+import type { TaskRequest, TaskSource } from "./task-source.ts";
+
+export interface SessionOpening {
+  session_id: string;
+  task_id: string;
+  scenario: string;
+  split: string;
+  index: number;
+  seed: number;
+  messages: { role: "system" | "user"; content: string }[];
+  tools: FunctionTool[];
+  limits: { max_tool_calls: number };
+  /** Where the session's own site is served over REST. */
+  rest_base_url: string;
+}
+
+/**
+ * Opens a session (throws EnvRequestError for a bad request, SessionCapacityError when full).
+ * `origin` is the server's base URL, e.g. http://127.0.0.1:4010.
+ */
+export function openSession(
+  store: SessionStore,
+  tasks: TaskSource,
+  request: TaskRequest,
+  origin: string,
+): { session: Session; opening: SessionOpening } {
+  const session = store.create((id) => {
+    const { scenario, task, site } = tasks.resolve(request);
+    return createEpisode(scenario, task, { initialSite: site, baseUrl: `${origin}/s/${id}` });
+  });
+  const { episode } = session;
+  return {
+    session,
+    opening: {
+      session_id: session.id,
+      task_id: episode.task.id,
+      scenario: episode.scenario.id,
+      split: episode.task.split,
+      index: episode.task.index,
+      seed: episode.task.seed,
+      messages: [
+        { role: "system", content: systemPrompt(episode) },
+        { role: "user", content: episode.task.prompt },
+      ],
+      tools: episode.functionTools(),
+      limits: { max_tool_calls: episode.spec.budget },
+      rest_base_url: `${origin}/s/${session.id}`,
+    },
+  };
+}

@@ -1,0 +1,55 @@
+/**
+ * A session's site over REST: `/s/<session id>/rest/api/3/...` and `/s/<session id>/wiki/...` reach the
+ * episode's own site through the ordinary REST facade. Requests on one session run under its call lock,
+ * keep it alive, and land on its trace (via the facade's observe hook), so `/score` counts them whatever
+ * surface the agent used. A session id that is gone is answered 404 in the vendor's error shape instead
+ * of silently getting a fresh site.
+ */
+import type { ObservedRequest } from "../http/create-rest-app.ts";
+import { dialectForPath } from "../http/dialect.ts";
+import { dialectError } from "../sandbox/api-error.ts";
+import type { Operation } from "../sandbox/define-operation.ts";
+import type { OperationResult } from "../sandbox/execute.ts";
+import { SessionNotFoundError } from "./errors.ts";
+import { SESSION_PREFIX, type SessionStore } from "./sessions.ts";
+
+type Fetch = (request: Request) => Response | Promise<Response>;
+
+const SESSION_PATH = new RegExp(`^/s/(${SESSION_PREFIX}[^/]+)(/.*)?$`);
+
+/** Wraps the REST facade's fetch so that requests on session sites go through their session. */
+export function guardSessionSites(store: SessionStore, restFetch: Fetch): Fetch {
+  return async (request) => {
+    const url = request.url;
+    const pathStart = url.indexOf("/", url.indexOf("//") + 2);
+    const queryStart = url.indexOf("?", pathStart);
+    const path = queryStart === -1 ? url.slice(pathStart) : url.slice(pathStart, queryStart);
+    const match = path.startsWith("/s/") ? SESSION_PATH.exec(path) : null;
+    if (!match) return restFetch(request);
+    const id = match[1]!;
+    const session = store.find(id);
+    if (!session) return goneSession(id, path);
+    try {
+      return await session.run(() => restFetch(request));
+    } catch (error) {
+      if (error instanceof SessionNotFoundError) return goneSession(id, path);
+      throw error;
+    }
+  };
+}
+
+/** The REST facade's observe hook: records each answered operation on the owning session's trace. */
+export function recordSessionCalls(store: SessionStore) {
+  return (op: Operation, result: OperationResult, request: ObservedRequest): void => {
+    if (!request.siteId?.startsWith(SESSION_PREFIX)) return;
+    store.find(request.siteId)?.episode.recordOperation(op, request.input, result);
+  };
+}
+
+function goneSession(id: string, path: string): Response {
+  const error = dialectError(dialectForPath(path), 404, new SessionNotFoundError(id).message);
+  return new Response(JSON.stringify(error.body), {
+    status: 404,
+    headers: { "content-type": "application/json;charset=UTF-8" },
+  });
+}

@@ -1,0 +1,192 @@
+/**
+ * The session store: every open episode of the env server, by session id. Each session holds one
+ * Episode and a call lock (a promise chain), so calls on one session never interleave while different
+ * sessions run freely. Idle sessions are reaped after a TTL (trainers such as TRL never say goodbye),
+ * a capacity limit protects the process, and each session's site is bound into the REST facade's
+ * SiteRegistry under its id. The MCP server imports this store to bind its sessions to the same episodes.
+ */
+import { randomUUID } from "node:crypto";
+import type { SiteRegistry } from "../http/site-registry.ts";
+import type { Episode } from "../scenarios/episode.ts";
+import { SessionCapacityError, SessionNotFoundError } from "./errors.ts";
+
+/** Session ids start with this, which is how the REST facade tells a session's site from an ad-hoc one. */
+export const SESSION_PREFIX = "ses-";
+
+export interface Session {
+  readonly id: string;
+  readonly episode: Episode;
+  /** Store clock (ms) when it was opened. */
+  readonly createdAt: number;
+  /** Store clock (ms) when a call last started or finished on it. */
+  readonly lastUsed: number;
+  /** Calls running or queued on it; a session with pending calls is never reaped. */
+  readonly pending: number;
+  /** Whether it has been deleted or reaped (calls still queued on it then fail with SessionNotFoundError). */
+  readonly closed: boolean;
+  /** The agent's final message, once a client has sent one with a score request. */
+  finalMessage: string | null;
+  /**
+   * Runs `fn` after every earlier call on this session has settled (calls on one session never
+   * interleave) and marks the session used. Rejects with SessionNotFoundError if the session was closed
+   * while the call waited.
+   */
+  run<T>(fn: (episode: Episode) => T | Promise<T>): Promise<T>;
+}
+
+export type CloseReason = "deleted" | "reaped";
+
+export interface SessionStoreOptions {
+  /** Idle time (ms) after which `reap()` closes a session. Default 10 minutes. */
+  ttlMs?: number;
+  /** Most sessions open at once; opening one more throws SessionCapacityError (HTTP 429). Default 4096. */
+  maxSessions?: number;
+  /** Milliseconds clock; inject one in tests. Default Date.now. */
+  clock?: () => number;
+  /** Session id factory. Default `ses-<uuid>`; ids must start with SESSION_PREFIX and be URL-safe. */
+  newId?: () => string;
+  /** Where session sites are bound for the REST facade (`/s/<session id>/...`). */
+  sites?: Pick<SiteRegistry, "set" | "delete">;
+}
+
+export interface SessionStore {
+  readonly ttlMs: number;
+  readonly maxSessions: number;
+  readonly size: number;
+  /** The store's clock (ms). */
+  now(): number;
+  /**
+   * Opens a session: reaps idle sessions first if the store is full, throws SessionCapacityError if it is
+   * still full, otherwise builds the episode with `open(id)` and binds its site.
+   */
+  create(open: (id: string) => Episode): Session;
+  /** The open session with this id; throws SessionNotFoundError. */
+  get(id: string): Session;
+  /** The open session with this id, or undefined. */
+  find(id: string): Session | undefined;
+  /** Marks a session used now; false if there is no such session. */
+  touch(id: string): boolean;
+  /** Closes a session; false if there is no such session. */
+  delete(id: string): boolean;
+  /** Closes every session idle longer than the TTL with no call pending; returns the ids closed. */
+  reap(): string[];
+  /** Seconds until the longest-idle session becomes reapable (at least 1): the Retry-After of a 429. */
+  retryAfterSeconds(): number;
+  ids(): string[];
+  /** Calls `listener` whenever a session closes; returns a function that removes the listener. */
+  onClose(listener: (session: Session, reason: CloseReason) => void): () => void;
+}
+
+const DEFAULT_TTL_MS = 10 * 60_000;
+const DEFAULT_MAX_SESSIONS = 4096;
+
+interface SessionState extends Session {
+  lastUsed: number;
+  pending: number;
+  closed: boolean;
+}
+
+export function createSessionStore(options: SessionStoreOptions = {}): SessionStore {
+  const ttlMs = options.ttlMs ?? DEFAULT_TTL_MS;
+  const maxSessions = options.maxSessions ?? DEFAULT_MAX_SESSIONS;
+  if (!(ttlMs > 0)) throw new RangeError(`Session TTL must be positive, got ${ttlMs}`);
+  if (!Number.isInteger(maxSessions) || maxSessions < 1)
+    throw new RangeError(`maxSessions must be a positive integer, got ${maxSessions}`);
+  const clock = options.clock ?? Date.now;
+  const newId = options.newId ?? (() => `${SESSION_PREFIX}${randomUUID()}`);
+  const sessions = new Map<string, SessionState>();
+  const listeners = new Set<(session: Session, reason: CloseReason) => void>();
+
+  function close(session: SessionState, reason: CloseReason): void {
+    session.closed = true;
+    sessions.delete(session.id);
+    options.sites?.delete(session.id);
+    for (const listener of listeners) listener(session, reason);
+  }
+
+  function open(id: string, episode: Episode): SessionState {
+    let tail: Promise<unknown> = Promise.resolve();
+    const now = clock();
+    const session: SessionState = {
+      id,
+      episode,
+      createdAt: now,
+      lastUsed: now,
+      pending: 0,
+      closed: false,
+      finalMessage: null,
+      run<T>(fn: (episode: Episode) => T | Promise<T>): Promise<T> {
+        session.pending++;
+        session.lastUsed = clock();
+        const result = tail.then(() => {
+          if (session.closed) throw new SessionNotFoundError(id);
+          return fn(episode);
+        });
+        tail = result.then(
+          () => undefined,
+          () => undefined,
+        );
+        return result.finally(() => {
+          session.pending--;
+          session.lastUsed = clock();
+        });
+      },
+    };
+    return session;
+  }
+
+  const store: SessionStore = {
+    ttlMs,
+    maxSessions,
+    get size() {
+      return sessions.size;
+    },
+    now: () => clock(),
+    create(build) {
+      if (sessions.size >= maxSessions) store.reap();
+      if (sessions.size >= maxSessions)
+        throw new SessionCapacityError(maxSessions, store.retryAfterSeconds());
+      const id = newId();
+      if (!id.startsWith(SESSION_PREFIX) || !/^[\w.-]+$/.test(id) || sessions.has(id))
+        throw new Error(`Session id factory returned an unusable or duplicate id '${id}'`);
+      const session = open(id, build(id));
+      sessions.set(id, session);
+      options.sites?.set(id, session.episode.site);
+      return session;
+    },
+    get(id) {
+      const session = sessions.get(id);
+      if (!session) throw new SessionNotFoundError(id);
+      return session;
+    },
+    find: (id) => sessions.get(id),
+    touch(id) {
+      const session = sessions.get(id);
+      if (session) session.lastUsed = clock();
+      return session !== undefined;
+    },
+    delete(id) {
+      const session = sessions.get(id);
+      if (session) close(session, "deleted");
+      return session !== undefined;
+    },
+    reap() {
+      const now = clock();
+      const idle = [...sessions.values()].filter((s) => s.pending === 0 && now - s.lastUsed >= ttlMs);
+      for (const session of idle) close(session, "reaped");
+      return idle.map((s) => s.id);
+    },
+    retryAfterSeconds() {
+      const now = clock();
+      let soonest = Number.POSITIVE_INFINITY;
+      for (const s of sessions.values()) soonest = Math.min(soonest, s.lastUsed + ttlMs - now);
+      return Number.isFinite(soonest) ? Math.max(1, Math.ceil(soonest / 1000)) : 1;
+    },
+    ids: () => [...sessions.keys()],
+    onClose(listener) {
+      listeners.add(listener);
+      return () => listeners.delete(listener);
+    },
+  };
+  return store;
+}

@@ -1,0 +1,94 @@
+/**
+ * Test helpers for the env server: a JSON HTTP call against a running server, a fake clock, and the
+ * REST request an agent tool call corresponds to (to drive a session's site over REST exactly as a
+ * tool call would).
+ */
+import { type Agent, request } from "node:http";
+import type { Tool } from "../tools/define-tool.ts";
+
+// biome-ignore lint/suspicious/noExplicitAny: JSON answers are checked by the tests' assertions
+export interface JsonAnswer<T = any> {
+  status: number;
+  body: T;
+  headers: Headers;
+}
+
+// biome-ignore lint/suspicious/noExplicitAny: JSON answers are checked by the tests' assertions
+export async function api<T = any>(
+  base: string,
+  method: string,
+  path: string,
+  body?: unknown,
+  headers: Record<string, string> = {},
+): Promise<JsonAnswer<T>> {
+  const init: RequestInit = { method, headers: { ...headers } };
+  if (body !== undefined) {
+    init.body = typeof body === "string" ? body : JSON.stringify(body);
+    (init.headers as Record<string, string>)["content-type"] = "application/json";
+  }
+  const response = await fetch(`${base}${path}`, init);
+  const text = await response.text();
+  return { status: response.status, body: text ? JSON.parse(text) : null, headers: response.headers };
+}
+
+/** The same JSON call over node:http through a keep-alive agent: one agent stands for one client. */
+export function agentApi(agent: Agent, base: string) {
+  const { hostname, port } = new URL(base);
+  return (method: string, path: string, body?: unknown): Promise<JsonAnswer> =>
+    new Promise((resolve, reject) => {
+      const payload = body === undefined ? undefined : JSON.stringify(body);
+      const headers: Record<string, string | number> = payload
+        ? { "content-type": "application/json", "content-length": Buffer.byteLength(payload) }
+        : {};
+      const req = request({ host: hostname, port, method, path, agent, headers }, (res) => {
+        const chunks: Buffer[] = [];
+        res.on("data", (chunk: Buffer) => chunks.push(chunk));
+        res.on("end", () => {
+          const text = Buffer.concat(chunks).toString();
+          const answerHeaders = new Headers();
+          for (const [name, value] of Object.entries(res.headers))
+            if (typeof value === "string") answerHeaders.set(name, value);
+          resolve({
+            status: res.statusCode ?? 0,
+            body: text ? JSON.parse(text) : null,
+            headers: answerHeaders,
+          });
+        });
+        res.on("error", reject);
+      });
+      req.on("error", reject);
+      req.end(payload);
+    });
+}
+
+export function fakeClock(start = 1_000_000) {
+  let now = start;
+  return {
+    now: () => now,
+    advance: (ms: number) => {
+      now += ms;
+    },
+  };
+}
+
+/** The REST request (path with query, method, JSON body) that a tool call maps to. */
+export function restRequestFor(
+  tool: Tool,
+  args: Record<string, unknown>,
+): { method: string; path: string; body?: string } {
+  const { params, body } = tool.toInput(args);
+  const query = new URLSearchParams();
+  const path = tool.operation.path.replace(/\{(\w+)\}/g, (_, name: string) =>
+    encodeURIComponent(String(params[name])),
+  );
+  for (const [name, value] of Object.entries(params)) {
+    if (tool.operation.path.includes(`{${name}}`) || value === undefined) continue;
+    for (const v of Array.isArray(value) ? value : [value]) query.append(name, String(v));
+  }
+  const qs = query.toString();
+  return {
+    method: tool.operation.method,
+    path: qs ? `${path}?${qs}` : path,
+    body: tool.operation.body ? JSON.stringify(body) : undefined,
+  };
+}

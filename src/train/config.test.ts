@@ -1,0 +1,103 @@
+import { mkdtempSync, readdirSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { UsageError } from "../errors.ts";
+import { SCENARIOS } from "../scenarios/index.ts";
+import { loadTrainConfig, parseTrainConfig } from "./config.ts";
+
+const KNOWN = ["jira-transition-v1", "jira-subtask-create-v1"];
+
+describe("training config", () => {
+  it("fills TRL's defaults around the required fields", () => {
+    const config = parseTrainConfig(
+      "model: Qwen/Qwen3-1.7B\nscenarios: [jira-transition-v1]\n",
+      "c.yaml",
+      KNOWN,
+    );
+    expect(config).toMatchObject({
+      model: "Qwen/Qwen3-1.7B",
+      num_generations: 8,
+      loss_type: "dapo",
+      beta: 0,
+      epsilon: 0.2,
+      reward_mode: "paper",
+      vllm: { enabled: false, mode: "colocate" },
+      logging_steps: 1,
+    });
+    expect(config.lora).toBeUndefined();
+    expect(config.early_stopping).toBeUndefined();
+  });
+
+  it("reads a full recipe with LoRA, vLLM colocate and early stopping", () => {
+    const config = parseTrainConfig(
+      [
+        "model: Qwen/Qwen3-1.7B",
+        "lora: {r: 16, alpha: 32, dropout: 0, target_modules: [q_proj, v_proj]}",
+        "num_generations: 4",
+        "per_device_train_batch_size: 2",
+        "gradient_accumulation_steps: 2",
+        "epsilon_high: 0.28",
+        "scenarios: [jira-transition-v1, jira-subtask-create-v1]",
+        "vllm: {enabled: true}",
+        "early_stopping: {threshold: 0.95}",
+      ].join("\n"),
+      "c.yaml",
+      KNOWN,
+    );
+    expect(config.lora).toEqual({ r: 16, alpha: 32, dropout: 0, target_modules: ["q_proj", "v_proj"] });
+    expect(config.vllm).toEqual({ enabled: true, mode: "colocate" });
+    expect(config.early_stopping).toEqual({ window: 10, threshold: 0.95 });
+  });
+
+  it("reports every problem at once, by path", () => {
+    const attempt = () =>
+      parseTrainConfig(
+        "model: m\nscenarios: [jira-transition-v1, nope-v1]\nlearning_rate: -1\nloss_type: ppo\nvlm: {}\n",
+        "bad.yaml",
+        KNOWN,
+      );
+    expect(attempt).toThrow(UsageError);
+    const message = (() => {
+      try {
+        attempt();
+      } catch (error) {
+        return (error as Error).message;
+      }
+    })();
+    expect(message).toMatch(/^bad\.yaml: invalid training config/);
+    expect(message).toMatch(/learning_rate: /);
+    expect(message).toMatch(/loss_type: /);
+    expect(message).toMatch(/Unrecognized key: "vlm"/);
+    expect(message).toMatch(/unknown scenario "nope-v1"/);
+  });
+
+  it("checks that a batch holds whole GRPO groups and that clip-higher is not lower", () => {
+    expect(() =>
+      parseTrainConfig("model: m\nscenarios: [jira-transition-v1]\nnum_generations: 3\n", "c.yaml"),
+    ).toThrow(/per_device_train_batch_size: .* \(8\) must be a multiple of num_generations \(3\)/);
+    expect(() =>
+      parseTrainConfig("model: m\nscenarios: [jira-transition-v1]\nepsilon_high: 0.1\n", "c.yaml"),
+    ).toThrow(/epsilon_high \(0\.1\) must not be below epsilon/);
+  });
+
+  it("checks scenario ids, YAML syntax and the file itself", () => {
+    expect(() => parseTrainConfig("model: m\nscenarios: [nope-v1]\n", "c.yaml", KNOWN)).toThrow(
+      /unknown scenario "nope-v1"/,
+    );
+    expect(() => parseTrainConfig("model: [unclosed\n", "c.yaml")).toThrow(/not valid YAML/);
+    expect(() => parseTrainConfig("- a\n- b\n", "c.yaml")).toThrow(/expected a YAML mapping/);
+    expect(() => loadTrainConfig("/nonexistent/x.yaml")).toThrow(/Cannot read config .*ENOENT/);
+    const dir = mkdtempSync(join(tmpdir(), "atlas-config-"));
+    writeFileSync(join(dir, "ok.yaml"), "model: m\nscenarios: [jira-transition-v1]\n");
+    expect(loadTrainConfig(join(dir, "ok.yaml"), KNOWN).model).toBe("m");
+  });
+
+  it("accepts every recipe shipped in configs/", () => {
+    const dir = new URL("../../configs/", import.meta.url);
+    const files = readdirSync(dir).filter((f) => f.endsWith(".yaml"));
+    expect(files.length).toBeGreaterThan(0);
+    const ids = SCENARIOS.map((s) => s.id);
+    for (const file of files) expect(loadTrainConfig(new URL(file, dir).pathname, ids).model).toMatch(/\S/);
+  });
+});

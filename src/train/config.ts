@@ -1,0 +1,138 @@
+/**
+ * The training config: one YAML file read by both `atlas-gym train` (TypeScript, validates it before
+ * anything starts) and `python -m atlas_gym.train` (which mirrors these fields onto TRL's GRPOConfig,
+ * LoraConfig and the env-server client). Keys are snake_case as in TRL; unknown keys are rejected so a
+ * typo never silently falls back to a default. Defaults follow TRL's where TRL has one.
+ */
+import { readFileSync } from "node:fs";
+import { parse as parseYaml } from "yaml";
+import { z } from "zod";
+import { UsageError } from "../errors.ts";
+
+export const LOSS_TYPES = ["dapo", "grpo", "dr_grpo", "bnpo", "cispo", "sapo", "luspo", "vespo"] as const;
+
+const positiveInt = z.number().int().positive();
+
+export const loraSchema = z.strictObject({
+  /** Rank of the adapter matrices. */
+  r: positiveInt.default(32),
+  /** LoRA scaling numerator (lora_alpha). */
+  alpha: positiveInt.default(64),
+  dropout: z.number().min(0).lt(1).default(0.05),
+  /** Module names, or "all-linear". */
+  target_modules: z.union([z.literal("all-linear"), z.array(z.string().min(1)).min(1)]).default("all-linear"),
+});
+
+export const trainConfigSchema = z
+  .strictObject({
+    /** Hugging Face model id or a local directory, e.g. Qwen/Qwen3-1.7B. */
+    model: z.string().min(1),
+    /** LoRA adapters (peft); omit for full fine-tuning. */
+    lora: loraSchema.optional(),
+    /** Group size G: completions sampled per prompt. */
+    num_generations: z.number().int().min(2).default(8),
+    learning_rate: z.number().positive().default(1e-5),
+    /** KL coefficient; 0 means no reference model. */
+    beta: z.number().min(0).default(0),
+    /** Lower clip range ε. */
+    epsilon: z.number().positive().default(0.2),
+    /** Upper clip range (DAPO's clip-higher); defaults to epsilon. */
+    epsilon_high: z.number().positive().optional(),
+    loss_type: z.enum(LOSS_TYPES).default("dapo"),
+    /** Most tool-calling turns per rollout (TRL's max_tool_calling_iterations). */
+    max_turns: positiveInt.default(12),
+    /** Tokens of the whole multi-turn completion, tool results included. */
+    max_completion_length: positiveInt.default(4096),
+    /** Scenario ids to train on (see `atlas-gym tasks --scenario all`). */
+    scenarios: z.array(z.string().min(1)).min(1),
+    /** Train tasks drawn per scenario for the dataset. */
+    train_tasks: positiveInt.default(512),
+    /** Reward the trainer optimises (see src/reward): paper (R1 + R2 − R3), state (end state 0/1) or gated. */
+    reward_mode: z.enum(["paper", "state", "gated"]).default("paper"),
+    vllm: z
+      .strictObject({
+        enabled: z.boolean().default(false),
+        mode: z.literal("colocate").default("colocate"),
+      })
+      .default({ enabled: false, mode: "colocate" }),
+    /** Sampling temperature during rollouts. */
+    temperature: z.number().positive().default(1),
+    /** Qwen chat-template switch; thinking off by default, as in the paper. */
+    enable_thinking: z.boolean().default(false),
+    /** Checkpoints, training_log.jsonl and the final adapter go here. */
+    output_dir: z.string().min(1).default("runs/train"),
+    max_steps: positiveInt.default(1000),
+    /** Stop when the mean reward over the last `window` steps reaches `threshold` (the paper stopped at 0.95). */
+    early_stopping: z
+      .strictObject({
+        window: positiveInt.default(10),
+        threshold: z.number().min(0).max(1).default(0.95),
+      })
+      .optional(),
+    seed: z.number().int().min(0).default(0),
+    per_device_train_batch_size: positiveInt.default(8),
+    gradient_accumulation_steps: positiveInt.default(1),
+    logging_steps: positiveInt.default(1),
+    save_steps: positiveInt.default(100),
+  })
+  .superRefine((config, ctx) => {
+    const batch = config.per_device_train_batch_size * config.gradient_accumulation_steps;
+    if (batch % config.num_generations !== 0) {
+      ctx.addIssue({
+        code: "custom",
+        path: ["per_device_train_batch_size"],
+        message: `per_device_train_batch_size × gradient_accumulation_steps (${batch}) must be a multiple of num_generations (${config.num_generations}) so that every group is complete`,
+      });
+    }
+    if (config.epsilon_high !== undefined && config.epsilon_high < config.epsilon) {
+      ctx.addIssue({
+        code: "custom",
+        path: ["epsilon_high"],
+        message: `epsilon_high (${config.epsilon_high}) must not be below epsilon (${config.epsilon})`,
+      });
+    }
+  });
+
+export type TrainConfig = z.output<typeof trainConfigSchema>;
+
+/**
+ * Parses and validates a YAML config; every problem is reported at once, by path, as a UsageError.
+ * `knownScenarios`, when given, also checks each scenario id.
+ */
+export function parseTrainConfig(
+  text: string,
+  source: string,
+  knownScenarios?: readonly string[],
+): TrainConfig {
+  let raw: unknown;
+  try {
+    raw = parseYaml(text);
+  } catch (error) {
+    throw new UsageError(`${source}: not valid YAML: ${(error as Error).message}`);
+  }
+  if (typeof raw !== "object" || raw === null || Array.isArray(raw))
+    throw new UsageError(`${source}: expected a YAML mapping of settings (model, scenarios, ...)`);
+  const parsed = trainConfigSchema.safeParse(raw);
+  const problems = parsed.success
+    ? []
+    : parsed.error.issues.map((issue) => `  ${issue.path.join(".") || "(top level)"}: ${issue.message}`);
+  const scenarios = (raw as { scenarios?: unknown }).scenarios;
+  if (knownScenarios && Array.isArray(scenarios)) {
+    for (const id of scenarios)
+      if (typeof id === "string" && !knownScenarios.includes(id))
+        problems.push(`  scenarios: unknown scenario "${id}" (known: ${knownScenarios.join(", ")})`);
+  }
+  if (problems.length > 0 || !parsed.success)
+    throw new UsageError(`${source}: invalid training config:\n${problems.join("\n")}`);
+  return parsed.data;
+}
+
+export function loadTrainConfig(path: string, knownScenarios?: readonly string[]): TrainConfig {
+  let text: string;
+  try {
+    text = readFileSync(path, "utf8");
+  } catch (error) {
+    throw new UsageError(`Cannot read config ${path}: ${(error as NodeJS.ErrnoException).code ?? error}`);
+  }
+  return parseTrainConfig(text, path, knownScenarios);
+}

@@ -1,0 +1,67 @@
+import { mkdtempSync, readFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { asyncBufferFromFile, parquetReadObjects } from "hyparquet";
+import { describe, expect, it } from "vitest";
+import { findScenario } from "../scenarios/index.ts";
+import { createGymHandler } from "../server/start-gym-server.ts";
+import { exportRows, verlRecord, writeTrlJsonl, writeVerlParquet } from "./export.ts";
+
+const scenarios = [findScenario("jira-transition-v1"), findScenario("jira-subtask-create-v1")];
+const dir = mkdtempSync(join(tmpdir(), "atlas-export-"));
+
+describe("dataset export", () => {
+  it("interleaves scenarios and numbers tasks from start", () => {
+    const rows = exportRows({ scenarios, split: "train", n: 3, start: 5 });
+    expect(rows.map((r) => r.task_id)).toEqual([
+      "jira-transition-v1/train/5",
+      "jira-subtask-create-v1/train/5",
+      "jira-transition-v1/train/6",
+      "jira-subtask-create-v1/train/6",
+      "jira-transition-v1/train/7",
+      "jira-subtask-create-v1/train/7",
+    ]);
+    expect(exportRows({ scenarios: scenarios.slice(0, 1), split: "eval" })).toHaveLength(12);
+  });
+
+  it("writes TRL JSONL whose columns reopen the same session on the env server", async () => {
+    const rows = exportRows({ scenarios, split: "train", n: 2 });
+    const path = join(dir, "nested", "train.jsonl");
+    writeTrlJsonl(rows, path);
+    const lines = readFileSync(path, "utf8")
+      .trimEnd()
+      .split("\n")
+      .map((l) => JSON.parse(l));
+    expect(lines).toHaveLength(4);
+    expect(Object.keys(lines[0]!)).toEqual(["prompt", "scenario", "split", "index", "task_id", "seed"]);
+    const { fetch } = createGymHandler({ seed: 1 });
+    for (const row of lines) {
+      const { scenario, split, index, seed, task_id } = row;
+      const response = await fetch(
+        new Request("http://local/v1/sessions", {
+          method: "POST",
+          body: JSON.stringify({ scenario, split, index, seed, task_id }),
+        }),
+      );
+      const session = (await response.json()) as { messages: unknown; task_id: string };
+      expect(session.task_id).toBe(task_id);
+      expect(session.messages).toEqual(row.prompt);
+    }
+  });
+
+  it("writes verl parquet that reads back with its nested fields", async () => {
+    const rows = exportRows({ scenarios, split: "eval", n: 2 });
+    const path = join(dir, "eval.parquet");
+    writeVerlParquet(rows, path);
+    const read = await parquetReadObjects({ file: await asyncBufferFromFile(path) });
+    const plain = JSON.parse(JSON.stringify(read, (_, v) => (typeof v === "bigint" ? Number(v) : v)));
+    expect(plain).toEqual(rows.map(verlRecord));
+    expect(plain[0]).toMatchObject({
+      data_source: "atlas-gym/jira-transition-v1",
+      ability: "tool_use",
+      reward_model: { style: "rule" },
+      extra_info: { split: "eval", index: 0, task_id: "jira-transition-v1/eval/0" },
+    });
+    expect(plain[0].prompt.map((m: { role: string }) => m.role)).toEqual(["system", "user"]);
+  });
+});

@@ -1,0 +1,113 @@
+/**
+ * `atlas-gym train`: validates the training config, starts the env server on a free loopback port,
+ * launches the Python trainer (`python -m atlas_gym.train --config <yaml> --server <url>`) with its
+ * output forwarded, and stops both cleanly: when the trainer exits the server closes; on Ctrl-C or
+ * SIGTERM the launcher forwards the signal once to the trainer (which runs in its own process group),
+ * waits for it to finish (then kills it after a grace period) and closes the server.
+ */
+import { type ChildProcess, spawn } from "node:child_process";
+import { existsSync } from "node:fs";
+import { delimiter, resolve } from "node:path";
+import { fileURLToPath } from "node:url";
+import { UsageError } from "../errors.ts";
+import { SCENARIOS } from "../scenarios/index.ts";
+import { startGymServer } from "../server/start-gym-server.ts";
+import { loadTrainConfig } from "./config.ts";
+
+const REPO_ROOT = fileURLToPath(new URL("../../", import.meta.url));
+const PYTHON_DIR = resolve(REPO_ROOT, "python");
+
+export interface LaunchOptions {
+  configPath: string;
+  /** The Python interpreter; default python/.venv/bin/python when present, else python3. */
+  python?: string;
+  /** Seconds the trainer gets to stop after a forwarded signal before it is killed. */
+  graceSeconds?: number;
+  /** Where progress lines go (default console.error, so stdout stays the trainer's). */
+  log?: (line: string) => void;
+}
+
+/** The interpreter to run the trainer with. */
+export function defaultPython(): string {
+  const venv = resolve(PYTHON_DIR, ".venv", "bin", "python");
+  return existsSync(venv) ? venv : "python3";
+}
+
+/** Runs a training job to the end; resolves with the exit code the CLI should exit with. */
+export async function launchTraining(options: LaunchOptions): Promise<number> {
+  const log = options.log ?? ((line: string) => console.error(line));
+  const configPath = resolve(options.configPath);
+  const config = loadTrainConfig(
+    configPath,
+    SCENARIOS.map((s) => s.id),
+  );
+  const python = options.python ?? defaultPython();
+  const server = await startGymServer({ port: 0, seed: 1 });
+  log(
+    `atlas-gym train: env server at ${server.url}; model ${config.model} on ${config.scenarios.join(", ")}`,
+  );
+  const args = ["-m", "atlas_gym.train", "--config", configPath, "--server", server.url];
+  log(`atlas-gym train: ${python} ${args.join(" ")}`);
+
+  let child: ChildProcess;
+  try {
+    child = await spawnTrainer(python, args);
+  } catch (error) {
+    await server.close();
+    throw error;
+  }
+
+  let stopping: NodeJS.Signals | null = null;
+  let killTimer: NodeJS.Timeout | undefined;
+  const onSignal = (signal: NodeJS.Signals) => {
+    if (stopping) return; // one forwarded signal; a second Ctrl-C does not interrupt the trainer's clean-up
+    stopping = signal;
+    log(
+      `atlas-gym train: ${signal}: stopping the trainer (killed if still running after ${options.graceSeconds ?? 30} s)`,
+    );
+    child.kill(signal);
+    killTimer = setTimeout(() => child.kill("SIGKILL"), (options.graceSeconds ?? 30) * 1000);
+    killTimer.unref();
+  };
+  process.on("SIGINT", onSignal);
+  process.on("SIGTERM", onSignal);
+
+  const [code, signal] = await new Promise<[number | null, NodeJS.Signals | null]>((done) =>
+    child.once("exit", (c, s) => done([c, s])),
+  );
+  clearTimeout(killTimer);
+  process.off("SIGINT", onSignal);
+  process.off("SIGTERM", onSignal);
+  const open = server.sessions.size;
+  await server.close();
+  log(
+    `atlas-gym train: trainer ${signal ? `ended by ${signal}` : `exited with code ${code}`}; env server closed (${open} sessions were still open)`,
+  );
+  // A run stopped by a signal exits as one (130 for Ctrl-C), unless the trainer itself reported a failure.
+  if (code !== null && (code !== 0 || !stopping)) return code;
+  return 128 + (SIGNAL_NUMBERS[stopping ?? signal ?? "SIGTERM"] ?? 15);
+}
+
+const SIGNAL_NUMBERS: Partial<Record<NodeJS.Signals, number>> = { SIGINT: 2, SIGKILL: 9, SIGTERM: 15 };
+
+/** Starts the trainer in its own process group (so Ctrl-C reaches only the launcher, which forwards it). */
+function spawnTrainer(python: string, args: string[]): Promise<ChildProcess> {
+  const env = {
+    ...process.env,
+    PYTHONPATH: [PYTHON_DIR, process.env.PYTHONPATH].filter(Boolean).join(delimiter),
+    PYTHONUNBUFFERED: "1",
+  };
+  return new Promise((ok, fail) => {
+    const child = spawn(python, args, { stdio: ["ignore", "inherit", "inherit"], env, detached: true });
+    child.once("spawn", () => ok(child));
+    child.once("error", (error: NodeJS.ErrnoException) =>
+      fail(
+        error.code === "ENOENT"
+          ? new UsageError(
+              `Cannot run the trainer: '${python}' not found. Create the Python environment (python/.venv, see the README's training section) or pass --python <interpreter>.`,
+            )
+          : error,
+      ),
+    );
+  });
+}

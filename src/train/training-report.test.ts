@@ -1,0 +1,71 @@
+import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { parseTrainingLog, readTrainingLog, summarize } from "./training-log.ts";
+import { trainingReportHtml } from "./training-report.ts";
+
+const step = (s: number, mean: number | null, extra: Record<string, unknown> = {}) =>
+  JSON.stringify({
+    step: s,
+    mean_reward: mean,
+    min_reward: mean === null ? null : Math.max(0, mean - 0.25),
+    max_reward: mean === null ? null : Math.min(1, mean + 0.25),
+    std_reward: 0.1,
+    zero_variance_share: 0.5 - s / 10,
+    kl: null,
+    mean_tool_calls: 3,
+    mean_completion_length: 200,
+    ...extra,
+  });
+
+describe("training log and report", () => {
+  it("reads the log in step order and summarises it", () => {
+    const steps = parseTrainingLog(
+      [
+        step(2, 0.5, { rolling_mean_reward: 0.4 }),
+        step(1, 0.3),
+        "",
+        step(3, null, { early_stop: true }),
+      ].join("\n"),
+      "log",
+    );
+    expect(steps.map((s) => s.step)).toEqual([1, 2, 3]);
+    expect(summarize(steps)).toEqual({
+      steps: 3,
+      lastStep: 3,
+      firstMeanReward: 0.3,
+      lastMeanReward: 0.5,
+      bestRollingMean: 0.4,
+      earlyStopStep: 3,
+      meanZeroVarianceShare: 0.3,
+    });
+  });
+
+  it("names the line of a malformed entry, and an empty or missing log", () => {
+    expect(() => parseTrainingLog(`${step(1, 0.2)}\n{"step": "one"}\n`, "log")).toThrow(
+      /^log:2: not a training step/,
+    );
+    expect(() => parseTrainingLog(`${step(1, 0.2)}\nnot json\n`, "log")).toThrow(/^log:2: not JSON/);
+    expect(() => parseTrainingLog("\n", "log")).toThrow(/no training steps/);
+    expect(() => readTrainingLog("/nonexistent-run")).toThrow(/training_log\.jsonl .*ENOENT/);
+  });
+
+  it("renders mean reward with its min–max band and the zero-variance share as inline SVG", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "atlas-report-"));
+    writeFileSync(
+      join(dir, "training_log.jsonl"),
+      Array.from({ length: 5 }, (_, i) => step(i + 1, 0.2 * i)).join("\n"),
+    );
+    const html = await trainingReportHtml(readTrainingLog(dir), "Training <run>");
+    expect(html).toContain("<title>Training &lt;run&gt;</title>");
+    const svgs = html.match(/<svg[\s\S]*?<\/svg>/g) ?? [];
+    expect(svgs).toHaveLength(4); // reward, zero-variance share, tool calls, completion length (no KL logged)
+    expect(svgs[0]).toContain("Mean reward per step");
+    expect(svgs[0]).toMatch(/<path[^>]*aria-roledescription="area mark"/);
+    expect(svgs[1]).toContain("zero-variance");
+    expect(html).not.toContain("KL to the reference");
+    expect(html).not.toMatch(/<script|https?:\/\/(?!www\.w3\.org)/);
+    expect(readFileSync(join(dir, "training_log.jsonl"), "utf8")).toContain('"step":5');
+  });
+});

@@ -1,0 +1,140 @@
+/**
+ * The training-dynamics report (`atlas-gym report training <dir>`), like the paper's training figure:
+ * mean reward per step inside the band of its groups' min and max, the share of zero-variance groups
+ * (no GRPO signal), and KL, tool calls and completion length when logged. Charts are Vega-Lite specs
+ * rendered to SVG without a browser and inlined, so the HTML file makes no requests.
+ */
+import * as vega from "vega";
+import { compile, type TopLevelSpec } from "vega-lite";
+import { summarize, type TrainingStep } from "./training-log.ts";
+
+const SCHEMA = "https://vega.github.io/schema/vega-lite/v6.json";
+const WIDTH = 640;
+
+type Field = keyof TrainingStep & string;
+
+const has = (steps: readonly TrainingStep[], field: Field) => steps.some((s) => s[field] != null);
+
+export function rewardSpec(steps: readonly TrainingStep[]): TopLevelSpec {
+  const values = steps.map((s) => ({
+    step: s.step,
+    mean: s.mean_reward ?? null,
+    min: s.min_reward ?? null,
+    max: s.max_reward ?? null,
+    rolling: s.rolling_mean_reward ?? null,
+  }));
+  const x = { field: "step", type: "quantitative", title: "step", axis: { tickMinStep: 1 } } as const;
+  const y = { type: "quantitative", scale: { domain: [0, 1] }, title: "reward" } as const;
+  const layers: object[] = [
+    {
+      transform: [{ filter: "isValid(datum.min) && isValid(datum.max)" }],
+      mark: { type: "area", color: "#4c78a8", opacity: 0.2 },
+      encoding: { x, y: { ...y, field: "min" }, y2: { field: "max" } },
+    },
+    {
+      transform: [{ filter: "isValid(datum.mean)" }],
+      mark: { type: "line", color: "#4c78a8", strokeWidth: 2, point: steps.length <= 60 },
+      encoding: { x, y: { ...y, field: "mean" } },
+    },
+  ];
+  if (has(steps, "rolling_mean_reward")) {
+    layers.push({
+      transform: [{ filter: "isValid(datum.rolling)" }],
+      mark: { type: "line", color: "#e45756", strokeDash: [6, 4] },
+      encoding: { x, y: { ...y, field: "rolling" } },
+    });
+  }
+  return {
+    $schema: SCHEMA,
+    title: {
+      text: "Mean reward per step (line) within the group min–max band",
+      subtitle: has(steps, "rolling_mean_reward") ? "dashed: rolling mean used for early stopping" : "",
+    },
+    width: WIDTH,
+    height: 260,
+    data: { values },
+    layer: layers,
+  } as TopLevelSpec;
+}
+
+/** A single metric per step; `domain` fixes the y scale (e.g. [0, 1] for a share). */
+export function metricSpec(
+  steps: readonly TrainingStep[],
+  field: Field,
+  title: string,
+  yTitle: string,
+  domain?: [number, number],
+): TopLevelSpec {
+  return {
+    $schema: SCHEMA,
+    title,
+    width: WIDTH,
+    height: 160,
+    data: { values: steps.map((s) => ({ step: s.step, value: s[field] ?? null })) },
+    transform: [{ filter: "isValid(datum.value)" }],
+    mark: {
+      type: "line",
+      color: "#54a24b",
+      strokeWidth: 2,
+      point: steps.length <= 60 ? { color: "#54a24b" } : false,
+    },
+    encoding: {
+      x: { field: "step", type: "quantitative", title: "step", axis: { tickMinStep: 1 } },
+      y: { field: "value", type: "quantitative", title: yTitle, ...(domain ? { scale: { domain } } : {}) },
+    },
+  } as TopLevelSpec;
+}
+
+export async function renderSvg(spec: TopLevelSpec): Promise<string> {
+  const view = new vega.View(vega.parse(compile(spec).spec), { renderer: "none" });
+  try {
+    return await view.toSVG();
+  } finally {
+    view.finalize();
+  }
+}
+
+const esc = (value: unknown) =>
+  String(value).replace(
+    /[&<>"']/g,
+    (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" })[c]!,
+  );
+const num = (value: number | null, digits = 3) => (value === null ? "–" : value.toFixed(digits));
+
+/** The whole report page for a run directory's log. */
+export async function trainingReportHtml(steps: readonly TrainingStep[], title: string): Promise<string> {
+  const specs: TopLevelSpec[] = [
+    rewardSpec(steps),
+    metricSpec(
+      steps,
+      "zero_variance_share",
+      "Share of zero-variance groups (no learning signal)",
+      "share",
+      [0, 1],
+    ),
+  ];
+  if (has(steps, "kl")) specs.push(metricSpec(steps, "kl", "KL to the reference policy", "KL"));
+  if (has(steps, "mean_tool_calls"))
+    specs.push(metricSpec(steps, "mean_tool_calls", "Tool calls per rollout", "calls"));
+  if (has(steps, "mean_completion_length"))
+    specs.push(metricSpec(steps, "mean_completion_length", "Completion length (tokens)", "tokens"));
+  const charts = await Promise.all(specs.map(renderSvg));
+  const s = summarize(steps);
+  const rows: [string, string][] = [
+    ["steps logged", `${s.steps} (last step ${s.lastStep})`],
+    ["mean reward, first → last step", `${num(s.firstMeanReward)} → ${num(s.lastMeanReward)}`],
+    ["best rolling mean reward", num(s.bestRollingMean)],
+    ["stopped early at step", s.earlyStopStep === null ? "no" : String(s.earlyStopStep)],
+    ["mean share of zero-variance groups", num(s.meanZeroVarianceShare)],
+  ];
+  return `<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><title>${esc(title)}</title>
+<style>body{font:14px/1.45 system-ui,sans-serif;margin:2rem auto;max-width:760px;color:#222}
+table{border-collapse:collapse;margin:1rem 0}td{padding:.2rem .8rem;border-bottom:1px solid #ddd}
+figure{margin:1.5rem 0}</style></head>
+<body><h1>${esc(title)}</h1>
+<table>${rows.map(([k, v]) => `<tr><td>${esc(k)}</td><td>${esc(v)}</td></tr>`).join("")}</table>
+${charts.map((svg) => `<figure>${svg}</figure>`).join("\n")}
+</body></html>
+`;
+}

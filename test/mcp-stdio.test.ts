@@ -1,0 +1,111 @@
+/**
+ * `atlas-gym mcp` over stdio with the SDK's own client (each test spawns ./bin/atlas-gym): the tools
+ * of each set, bad arguments (an MCP tool error, the site unchanged), one task solved per set with its
+ * prompt and score as resources, and a stdio session bridged to an env-server session (scored by
+ * /v1/sessions/{sid}/score). Five spawns, run concurrently; the HTTP suite covers every scenario and
+ * set, and src/cli/commands/mcp.test.ts the flags.
+ */
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { loadEvalSplit } from "../src/scenarios/frozen.ts";
+import { findScenario } from "../src/scenarios/index.ts";
+import { PROMPT_URI, SCORE_URI, SITE_URI } from "../src/server/mcp/create-mcp-server.ts";
+import { type RunningGymServer, startGymServer } from "../src/server/start-gym-server.ts";
+import { type ToolSetName, toolSet } from "../src/tools/aliases/tool-sets.ts";
+import { callTool, connectStdio, readJson, readText, solveOverMcp } from "./mcp-support.ts";
+
+const BAD: Record<ToolSetName, [string, Record<string, unknown>]> = {
+  default: ["jira_transition_issue", { issueIdOrKey: "ENG-1", transition: { id: "99999" } }],
+  rovo: ["transitionJiraIssue", { issueIdOrKey: "ENG-1" }],
+  "mcp-atlassian": ["confluence_add_label", { page_id: "1", name: "" }],
+};
+
+describe.concurrent("atlas-gym mcp over stdio", () => {
+  describe("free sandbox", () => {
+    it.each(Object.keys(BAD) as ToolSetName[])(
+      "%s: lists its tools; bad arguments change nothing",
+      async (set) => {
+        const { client } = await connectStdio(["--tools", set, "--seed", "7"]);
+        try {
+          const { tools } = await client.listTools();
+          expect(tools.map((t) => t.name).sort()).toEqual([...toolSet(set).keys()].sort());
+          const before = await readJson<{ seed: number; hash: string }>(client, SITE_URI);
+          expect(before.seed).toBe(7);
+          const [name, args] = BAD[set];
+          const answer = await callTool(client, name, args);
+          expect(answer.ok).toBe(false);
+          expect(answer.text).toMatch(/^Error 400: /);
+          expect((await readJson<{ hash: string }>(client, SITE_URI)).hash).toBe(before.hash);
+        } finally {
+          await client.close();
+        }
+      },
+    );
+  });
+
+  const TASKS: [ToolSetName, string, number][] = [["rovo", "jira-subtask-create-v1", 10]];
+
+  describe("one task (a level-2 sub-task through Rovo)", () => {
+    it.each(TASKS)("%s solves %s eval %i; prompt and score are resources", async (set, scenarioId, index) => {
+      const task = loadEvalSplit(findScenario(scenarioId)).tasks[index]!;
+      const { client } = await connectStdio([
+        "--tools",
+        set,
+        "--scenario",
+        scenarioId,
+        "--index",
+        String(index),
+      ]);
+      try {
+        expect(await readText(client, PROMPT_URI)).toBe(task.prompt);
+        expect((await readJson<{ reward: number }>(client, SCORE_URI)).reward).toBeLessThan(1);
+        expect(await solveOverMcp(client, set, task)).not.toBeNull();
+        const score = await readJson<{ reward: number; explanation: string }>(client, SCORE_URI);
+        expect(score.reward, score.explanation).toBe(1);
+      } finally {
+        await client.close();
+      }
+    });
+  });
+
+  describe("bridged to an env-server session", () => {
+    let server: RunningGymServer;
+    beforeAll(async () => {
+      server = await startGymServer({ port: 0, seed: 1, token: "s3cret" });
+    });
+    afterAll(() => server.close());
+
+    it("scores what the agent did over MCP at /v1/sessions/{sid}/score", async () => {
+      const auth = { authorization: "Bearer s3cret", "content-type": "application/json" };
+      const opened = await fetch(`${server.url}/v1/sessions`, {
+        method: "POST",
+        headers: auth,
+        body: JSON.stringify({ task_id: "cross-product-page-link-v1/eval/1" }),
+      });
+      const { session_id: sid } = (await opened.json()) as { session_id: string };
+      const task = loadEvalSplit(findScenario("cross-product-page-link-v1")).tasks[1]!;
+      const args = [
+        "--tools",
+        "mcp-atlassian",
+        "--session",
+        sid,
+        "--server",
+        server.url,
+        "--token",
+        "s3cret",
+      ];
+      const { client } = await connectStdio(args);
+      try {
+        expect(await solveOverMcp(client, "mcp-atlassian", task)).not.toBeNull();
+        const scored = await fetch(`${server.url}/v1/sessions/${sid}/score`, {
+          method: "POST",
+          headers: auth,
+        });
+        const score = (await scored.json()) as { reward: number; explanation: string };
+        expect(score.reward, score.explanation).toBe(1);
+        expect((await readJson<{ reward: number }>(client, SCORE_URI)).reward).toBe(1);
+      } finally {
+        await client.close();
+      }
+    });
+  });
+});

@@ -1,0 +1,81 @@
+/**
+ * Helpers of the MCP suites: the SDK's own Client over stdio (spawning ./bin/atlas-gym mcp) or over
+ * Streamable HTTP, a driver that runs a solution (default reference or alias solution) through a client,
+ * and readers for the session's resources.
+ */
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
+import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
+import type { Task } from "../src/scenarios/define-scenario.ts";
+import { findScenario } from "../src/scenarios/index.ts";
+import type { ToolSetName } from "../src/tools/aliases/tool-sets.ts";
+import { ALIAS_SOLUTIONS, type AliasSolution, type Answer } from "./mcp-alias-solutions.ts";
+
+const BIN = new URL("../bin/atlas-gym", import.meta.url).pathname;
+
+export interface Connected {
+  client: Client;
+  stderr: () => string;
+}
+
+/** Spawns `atlas-gym mcp <args>` and connects the SDK client to it over stdio. */
+export async function connectStdio(args: string[]): Promise<Connected> {
+  const transport = new StdioClientTransport({ command: BIN, args: ["mcp", ...args], stderr: "pipe" });
+  let stderr = "";
+  transport.stderr?.on("data", (chunk: Buffer) => {
+    stderr += chunk.toString();
+  });
+  const client = new Client({ name: "atlas-gym-test", version: "1.0.0" });
+  await client.connect(transport);
+  return { client, stderr: () => stderr };
+}
+
+/** Connects the SDK client to a `/mcp` endpoint over Streamable HTTP. */
+export async function connectHttp(url: string | URL, token?: string): Promise<Client> {
+  const headers: Record<string, string> = token ? { authorization: `Bearer ${token}` } : {};
+  const transport = new StreamableHTTPClientTransport(new URL(url), { requestInit: { headers } });
+  const client = new Client({ name: "atlas-gym-test", version: "1.0.0" });
+  await client.connect(transport);
+  return client;
+}
+
+/** One tool call over MCP, as a solution sees it: ok and the parsed JSON body. */
+export async function callTool(
+  client: Client,
+  name: string,
+  args: unknown,
+): Promise<Answer & { text: string }> {
+  const result = await client.callTool({ name, arguments: args as Record<string, unknown> });
+  const text = (result.content as { type: string; text: string }[])[0]?.text ?? "";
+  if (result.isError) return { ok: false, body: null, text };
+  return { ok: true, body: text === "" || text.startsWith("Done") ? null : JSON.parse(text), text };
+}
+
+/**
+ * Runs the solution of `set` for a task through a client: the scenario's reference for `default`, the
+ * hand-written alias solution otherwise. Returns the final message, or null when the alias solution
+ * cannot solve the task through its surface (see mcp-alias-solutions.ts).
+ */
+export async function solveOverMcp(client: Client, set: ToolSetName, task: Task): Promise<string | null> {
+  const solution: AliasSolution =
+    set === "default"
+      ? (findScenario(task.scenario).reference(task) as unknown as AliasSolution)
+      : ALIAS_SOLUTIONS[set][task.scenario]!(task);
+  let next = solution.next();
+  while (!next.done) {
+    const answer = await callTool(client, next.value.name, next.value.arguments);
+    if (!answer.ok) throw new Error(`${next.value.name} failed: ${answer.text}`);
+    next = solution.next(answer);
+  }
+  return next.value;
+}
+
+export async function readJson<T>(client: Client, uri: string): Promise<T> {
+  const result = await client.readResource({ uri });
+  return JSON.parse((result.contents[0] as { text: string }).text) as T;
+}
+
+export async function readText(client: Client, uri: string): Promise<string> {
+  const result = await client.readResource({ uri });
+  return (result.contents[0] as { text: string }).text;
+}

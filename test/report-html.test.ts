@@ -1,0 +1,95 @@
+/**
+ * report.html in a real browser: an eval run (scripted policies: sample 0 solves the task, sample 1
+ * calls a tool that does not exist) is rendered in headless Chromium over the DevTools protocol. The
+ * page must load with no console errors, exceptions or error log entries, fetch nothing but itself,
+ * show its charts, expand its drill-down from its own script, and produce a non-trivial screenshot. A
+ * page with a console error and a network request then shows that these checks do catch problems.
+ */
+import { existsSync, mkdtempSync, statSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { pathToFileURL } from "node:url";
+import { describe, expect, it } from "vitest";
+import { createScriptedPolicy } from "../src/agent/scripted/policy-adapter.ts";
+import type { Policy } from "../src/agent/types.ts";
+import { evaluate } from "../src/eval/evaluate.ts";
+import { runFiles } from "../src/eval/run-dir.ts";
+import { findChromium, launchChromium } from "./support/headless-chromium.ts";
+
+/** Sample 0 plays the reference solution, sample 1 hallucinates a tool. */
+function mixedPolicy(): Policy {
+  const reference = createScriptedPolicy("reference");
+  const hallucinate = createScriptedPolicy("hallucinate");
+  return {
+    name: "policy:mixed",
+    next: (messages, tools, ctx) => (ctx.sample === 1 ? hallucinate : reference).next(messages, tools, ctx),
+  };
+}
+
+describe("report.html in headless Chromium", () => {
+  it("renders without console errors or requests, and screenshots non-trivially", async () => {
+    const chromium = findChromium();
+    if ("missing" in chromium) throw new Error(chromium.missing);
+
+    const dir = mkdtempSync(join(tmpdir(), "atlas-report-html-"));
+    await evaluate({
+      dir,
+      policy: mixedPolicy(),
+      config: {
+        model: "policy:mixed",
+        scenarios: ["jira-transition-v1", "jira-subtask-create-v1"],
+        split: "eval",
+        n: 2,
+        k: 2,
+        concurrency: 2,
+        seed: 0,
+        reward: "paper",
+        maxTurns: 30,
+      },
+    });
+    const report = runFiles(dir).reportHtml;
+
+    const browser = await launchChromium(chromium.path);
+    try {
+      await browser.open(pathToFileURL(report).href);
+      expect(await browser.evaluate<number>("document.querySelectorAll('figure svg').length")).toBe(3);
+      const episodes = await browser.evaluate<number>("document.querySelectorAll('details.episode').length");
+      expect(episodes).toBe(8);
+      await browser.evaluate("document.getElementById('expand').click()");
+      expect(
+        await browser.evaluate<number>("document.querySelectorAll('details.episode[open]').length"),
+      ).toBe(episodes);
+      await browser.evaluate("document.getElementById('failed').click()");
+      expect(
+        await browser.evaluate<number>(
+          "[...document.querySelectorAll('details.episode')].filter(d => !d.hidden).length",
+        ),
+      ).toBe(4);
+      const png = await browser.screenshot();
+      const shot = join(dir, "report.png");
+      writeFileSync(shot, png);
+      expect(existsSync(shot)).toBe(true);
+      expect(png.subarray(1, 4).toString()).toBe("PNG");
+      expect(statSync(shot).size).toBeGreaterThan(20_000);
+      // The page is taller than the viewport once expanded: the whole page was captured.
+      expect(png.readUInt32BE(20)).toBeGreaterThan(1000);
+
+      expect(browser.problems.consoleErrors).toEqual([]);
+      expect(browser.problems.exceptions).toEqual([]);
+      expect(browser.problems.logErrors).toEqual([]);
+      expect(
+        browser.problems.requests.every((url) => url.startsWith("file:") || url.startsWith("data:")),
+      ).toBe(true);
+      expect(browser.problems.requests).toHaveLength(1);
+
+      // The checks can fail: a page that logs an error and fetches from the network is caught.
+      await browser.open(
+        "data:text/html,<script>console.error('boom')</script><img src='http://example.invalid/x.png'>",
+      );
+      expect(browser.problems.consoleErrors.join()).toContain("boom");
+      expect(browser.problems.requests).toContain("http://example.invalid/x.png");
+    } finally {
+      await browser.close();
+    }
+  });
+});
