@@ -91,14 +91,11 @@ describe("local: when the model cannot be had", () => {
   });
 
   it("names the hf: file when it cannot be downloaded", async () => {
-    const offline = fakeModule({
-      resolveModelFile: () =>
-        Promise.reject(
-          Object.assign(new Error("getaddrinfo ENOTFOUND huggingface.co"), { code: "ENOTFOUND" }),
-        ),
-    });
+    const error = Object.assign(new Error("getaddrinfo ENOTFOUND huggingface.co"), { code: "ENOTFOUND" });
+    const offline = fakeModule({ resolveModelFile: () => Promise.reject(error) });
     const policy = createPolicy("local:hf:Qwen/Qwen3-1.7B-GGUF/Qwen3-1.7B-Q8_0.gguf", {
       importModule: async () => offline,
+      probe: async () => undefined,
     });
     const message = await policy.init!().then(
       () => "",
@@ -111,11 +108,44 @@ describe("local: when the model cannot be had", () => {
     noStack(message);
   });
 
+  it("does not start a download when the host cannot be reached", async () => {
+    const downloads: unknown[] = [];
+    const module = fakeModule({
+      resolveModelFile: async (_uri, options) => {
+        downloads.push(options.download);
+        throw new Error("No model file found and download is disabled");
+      },
+    });
+    const policy = createPolicy("local:hf:Qwen/Qwen3-1.7B-GGUF/Qwen3-1.7B-Q8_0.gguf", {
+      importModule: async () => module,
+      probe: async () => "https://huggingface.co cannot be reached: ENOTFOUND",
+    });
+    await expect(policy.init!()).rejects.toThrow(
+      "could not be downloaded (https://huggingface.co cannot be reached: ENOTFOUND)",
+    );
+    expect(downloads).toEqual([false]);
+  });
+
+  it("uses a model downloaded before without touching the network", async () => {
+    const module = fakeModule({
+      resolveModelFile: async (uri, options) => (options.download === false ? `/cache/${uri}` : ""),
+    });
+    const policy = createPolicy("local:hf:a/b/c.gguf", {
+      importModule: async () => module,
+      probe: () => Promise.reject(new Error("network used")),
+    });
+    await expect(policy.init!()).resolves.toBeUndefined();
+  });
+
   it("gives up a download that makes no progress", async () => {
-    const hanging = fakeModule({ resolveModelFile: () => new Promise(() => {}) });
+    const hanging = fakeModule({
+      resolveModelFile: (_uri, options) =>
+        options.download === false ? Promise.reject(new Error("not here")) : new Promise(() => {}),
+    });
     const policy = createPolicy("local:hf:a/b/c.gguf", {
       importModule: async () => hanging,
       downloadStallMs: 20,
+      probe: async () => undefined,
     });
     await expect(policy.init!()).rejects.toThrow(/could not be downloaded \(no progress for 0.02 s\)/);
   });

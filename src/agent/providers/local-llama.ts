@@ -25,6 +25,8 @@ export interface LlamaModule {
     uri: string,
     options: {
       cli?: boolean;
+      /** false: only look for a copy already downloaded. */
+      download?: false;
       signal?: AbortSignal;
       onProgress?: (status: { downloadedSize: number }) => void;
     },
@@ -50,6 +52,8 @@ export interface LocalOptions {
   parallel?: number;
   /** A download that makes no progress for this long is given up (default 30 000 ms). */
   downloadStallMs?: number;
+  /** Checks that a remote model's host answers; resolves to why not, or undefined (tests stand in). */
+  probe?: (model: string) => Promise<string | undefined>;
   /** Stand-in for `import("node-llama-cpp")` (tests). */
   importModule?: () => Promise<LlamaModule>;
 }
@@ -154,7 +158,7 @@ async function loadModel(model: string, parallel: number, options: LocalOptions)
   }
   let path = resolve(model);
   if (isRemote) {
-    path = await download(module, model, options.downloadStallMs ?? 30_000);
+    path = await fetchModel(module, model, options);
   }
   let loadedModel: LlamaModel;
   try {
@@ -187,10 +191,44 @@ async function loadModel(model: string, parallel: number, options: LocalOptions)
 }
 
 /**
- * Resolves (downloading if needed) a remote model, giving up when the download makes no progress for
- * `stallMs` (node-llama-cpp does not always honour the abort signal while it resolves the URI, so the
- * wait is raced as well).
+ * A remote model: the copy already downloaded if there is one (no network needed); otherwise, once its
+ * host answers, a download that is given up when it makes no progress. The host is probed with a request
+ * of our own first because node-llama-cpp's own cannot be cancelled: offline, it would hang, and keep
+ * the process alive after the error.
  */
+async function fetchModel(module: LlamaModule, model: string, options: LocalOptions): Promise<string> {
+  try {
+    return await module.resolveModelFile(model, { cli: false, download: false });
+  } catch {
+    // Not downloaded yet.
+  }
+  const unreachable = await (options.probe ?? probeHost)(model);
+  if (unreachable)
+    throw new LocalModelError(
+      model,
+      `it is not on this machine and could not be downloaded (${unreachable})`,
+    );
+  return download(module, model, options.downloadStallMs ?? 30_000);
+}
+
+/** Why the host of a remote model does not answer, or undefined when it does. */
+export async function probeHost(model: string, timeoutMs = 10_000): Promise<string | undefined> {
+  const origin = model.startsWith("hf:")
+    ? new URL(process.env.HF_ENDPOINT || "https://huggingface.co/").origin
+    : new URL(model).origin;
+  try {
+    await fetch(origin, { method: "HEAD", redirect: "manual", signal: AbortSignal.timeout(timeoutMs) });
+    return undefined;
+  } catch (error) {
+    const cause = (error as { cause?: { code?: string; message?: string } }).cause;
+    const why =
+      (error as Error).name === "TimeoutError"
+        ? `no answer in ${timeoutMs / 1000} s`
+        : (cause?.code ?? cause?.message ?? reasonOf(error));
+    return `${origin} cannot be reached: ${why}`;
+  }
+}
+
 async function download(module: LlamaModule, model: string, stallMs: number): Promise<string> {
   const controller = new AbortController();
   let timer: NodeJS.Timeout | undefined;
