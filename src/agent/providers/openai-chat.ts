@@ -13,6 +13,7 @@ import { callId } from "../tool-calls.ts";
 import type { ChatMessage, ChatToolCall, Policy, PolicyTurn } from "../types.ts";
 import { assistantFromParsed, turnIndex } from "./assistant-message.ts";
 import { nodeHttpFetch } from "./node-http-fetch.ts";
+import { withRequestSignal } from "./request-signal.ts";
 import { withRetries } from "./retry.ts";
 import type { ProviderSettings } from "./settings.ts";
 
@@ -35,11 +36,15 @@ export function createOpenAIChatPolicy(baseURL: string, model: string, settings:
         tool_choice: "auto",
         ...samplingBody(settings, sample),
       } as unknown as OpenAI.ChatCompletionCreateParamsNonStreaming;
-      const result = await withRetries(() => client.chat.completions.create(body, { signal }), {
-        retries: settings.retries,
-        sleep: settings.sleep,
-        signal,
-      });
+      const result = await withRetries(
+        () =>
+          withRequestSignal(signal, (request) => client.chat.completions.create(body, { signal: request })),
+        {
+          retries: settings.retries,
+          sleep: settings.sleep,
+          signal,
+        },
+      );
       const latencyMs = performance.now() - started;
       if (!result.ok)
         return { message: { role: "assistant", content: null }, latencyMs, error: result.error };

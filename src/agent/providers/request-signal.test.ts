@@ -1,0 +1,25 @@
+import { getEventListeners } from "node:events";
+import { describe, expect, it } from "vitest";
+import { withRequestSignal } from "./request-signal.ts";
+
+describe("withRequestSignal", () => {
+  it("leaves no listener on the caller's signal after many requests", async () => {
+    const outer = new AbortController();
+    for (let i = 0; i < 2000; i++) {
+      await withRequestSignal(outer.signal, async (signal) => {
+        signal.addEventListener("abort", () => {});
+      });
+    }
+    expect(getEventListeners(outer.signal, "abort")).toHaveLength(0);
+  });
+
+  it("aborts the request when the caller aborts, with the caller's reason", async () => {
+    const outer = new AbortController();
+    const seen = withRequestSignal(
+      outer.signal,
+      (signal) => new Promise((_, reject) => signal.addEventListener("abort", () => reject(signal.reason))),
+    );
+    outer.abort(new Error("stop"));
+    await expect(seen).rejects.toThrow("stop");
+  });
+});
