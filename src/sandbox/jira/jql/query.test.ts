@@ -164,10 +164,14 @@ describe("searchIssues: dates", () => {
     expectSame("created < -2w", (i) => i.created < now - 14 * day);
     expectSame('updated > "2026/04/29 12:00"', (i) => i.updated > Date.UTC(2026, 3, 29, 12));
     const today = new Date(now);
-    const startOfDay = (offsetDays: number) => Date.UTC(today.getUTCFullYear(), today.getUTCMonth(), today.getUTCDate() + offsetDays);
+    const startOfDay = (offsetDays: number) =>
+      Date.UTC(today.getUTCFullYear(), today.getUTCMonth(), today.getUTCDate() + offsetDays);
     expectSame("created >= startOfDay(-3)", (i) => i.created >= startOfDay(-3));
     expectSame("created <= now()", () => true);
-    expectSame("created >= startOfMonth()", (i) => i.created >= Date.UTC(today.getUTCFullYear(), today.getUTCMonth(), 1));
+    expectSame(
+      "created >= startOfMonth()",
+      (i) => i.created >= Date.UTC(today.getUTCFullYear(), today.getUTCMonth(), 1),
+    );
     expectSame("created > endOfDay()", () => false);
   });
 
