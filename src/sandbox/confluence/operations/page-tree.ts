@@ -11,6 +11,7 @@ import { requirePage } from "../lookup.ts";
 import type { Page } from "../model.ts";
 import { cursorParam, limitParam, paginate, queryOf } from "../pagination.ts";
 import { wikiBase } from "../present.ts";
+import { sortPages } from "../sort-pages.ts";
 import { childrenOf } from "../store.ts";
 
 const CHILD_SORTS = [
@@ -40,25 +41,10 @@ const treeParams = (sorts: readonly ChildSort[]) =>
 
 /** Published (current or archived) children of a page, sorted. */
 function sortedChildren(site: Site, parentId: string, sort: ChildSort): Page[] {
-  const field = sort.replace(/^-/, "");
-  const sign = sort.startsWith("-") ? -1 : 1;
-  const key = (p: Page): number | string =>
-    field === "title"
-      ? p.title.toLowerCase()
-      : field === "created-date"
-        ? p.createdAt
-        : field === "modified-date"
-          ? p.version.createdAt
-          : field === "id"
-            ? Number(p.id)
-            : p.position;
-  return childrenOf(site, parentId)
-    .filter((p) => p.status === "current" || p.status === "archived")
-    .sort((a, b) => {
-      const ka = key(a);
-      const kb = key(b);
-      return sign * (ka < kb ? -1 : ka > kb ? 1 : Number(a.id) - Number(b.id));
-    });
+  const published = childrenOf(site, parentId).filter(
+    (p) => p.status === "current" || p.status === "archived",
+  );
+  return sortPages(published, sort);
 }
 
 export const getChildPages = defineOperation({

@@ -13,6 +13,7 @@ import { NOT_FOUND, requirePage, requireSpace } from "../lookup.ts";
 import type { Page } from "../model.ts";
 import { cursorParam, limitParam, paginate, queryOf } from "../pagination.ts";
 import { presentPage, presentPageSingle, wikiBase } from "../present.ts";
+import { sortPages } from "../sort-pages.ts";
 import { createPage, updatePage } from "./page-writes.ts";
 
 const PAGE_SORTS = [
@@ -132,26 +133,6 @@ function listAnswer(
     results: page.results.map((p) => presentPage(site, p, { bodyFormat: params["body-format"] })),
     _links: page._links,
   };
-}
-
-/** Sorts pages by one of Confluence's page sort orders (ties broken by id). */
-export function sortPages(pages: Page[], sort: PageSort): Page[] {
-  const field = sort.replace(/^-/, "");
-  const sign = sort.startsWith("-") ? -1 : 1;
-  const key = (p: Page): number | string =>
-    field === "title"
-      ? p.title.toLowerCase()
-      : field === "created-date"
-        ? p.createdAt
-        : field === "modified-date"
-          ? p.version.createdAt
-          : Number(p.id);
-  return [...pages].sort((a, b) => {
-    const ka = key(a);
-    const kb = key(b);
-    const order = ka < kb ? -1 : ka > kb ? 1 : Number(a.id) - Number(b.id);
-    return sign * order;
-  });
 }
 
 export const getPageById = defineOperation({
