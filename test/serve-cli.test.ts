@@ -3,6 +3,7 @@
  * isolated sites under /s/<id>, and Basic auth checked with --auth against the printed credentials.
  */
 import { type ChildProcess, execFileSync, spawn } from "node:child_process";
+import { tmpdir } from "node:os";
 import { fileURLToPath } from "node:url";
 import { afterAll, describe, expect, it } from "vitest";
 
@@ -39,6 +40,8 @@ describe("atlas-gym serve", () => {
   it("prints help for the CLI and the command", () => {
     expect(execFileSync(BIN, ["--help"], { encoding: "utf8" })).toMatch(/serve/);
     expect(execFileSync(BIN, ["serve", "--help"], { encoding: "utf8" })).toMatch(/--seed/);
+    // Users run the command from their own directories, not the repository's.
+    expect(execFileSync(BIN, ["--help"], { encoding: "utf8", cwd: tmpdir() })).toMatch(/serve/);
   });
 
   it("rejects a bad --port with a clear message", () => {
