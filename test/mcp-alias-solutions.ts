@@ -5,9 +5,8 @@
  * They use only `ok` and `body` of each answer, so the same generator drives an in-process episode, an
  * MCP client over stdio or over HTTP.
  *
- * A solution returns null where its surface cannot find what the prompt names: mcp-atlassian has no
- * tool that lists Confluence spaces (the real server finds them with CQL search, which the simulator
- * does not offer), so tasks that name a space only by its name cannot be solved through it.
+ * mcp-atlassian has no tool that lists Confluence spaces: like the real server's users, its solutions
+ * find a space named only by its name with confluence_search (CQL `type = space AND space.title = ...`).
  */
 import type { Task } from "../src/scenarios/define-scenario.ts";
 import type { Episode } from "../src/scenarios/episode.ts";
@@ -20,7 +19,7 @@ export interface Answer {
   body: unknown;
 }
 
-export type AliasSolution = Generator<ToolCallRequest, string | null, Answer>;
+export type AliasSolution = Generator<ToolCallRequest, string, Answer>;
 type Solve = (task: Task) => AliasSolution;
 
 const call = (name: string, args: Record<string, unknown>): ToolCallRequest => ({ name, arguments: args });
@@ -51,6 +50,15 @@ function* findIssueKey(
   const jql = `project = ${project} AND summary ~ "${summary.replace(/"/g, '\\"')}"`;
   const found = yield call(name, flat ? { jql, fields: "summary" } : { cloudId, jql, fields: ["summary"] });
   return (found.body as Issues).issues.find((i) => i.fields.summary === summary)!.key;
+}
+
+/** The key of a Confluence space the prompt names by key or only by name (mcp-atlassian's CQL search). */
+function* findSpaceKey(e: { spaceKey: string; spaceName: string }, byName: boolean) {
+  if (!byName) return e.spaceKey;
+  const cql = `type = space AND space.title = "${e.spaceName.replace(/"/g, '\\"')}"`;
+  const found: Answer = yield call("confluence_search", { query: cql });
+  const results = (found.body as Results<{ space?: { key: string; name: string } }>).results;
+  return results.find((r) => r.space?.name === e.spaceName)!.space!.key;
 }
 
 // biome-ignore lint/suspicious/noExplicitAny: each solution reads its own scenario's expected values.
@@ -163,11 +171,11 @@ const MCP_ATLASSIAN: Record<string, Solve> = {
     return `Created ${key}.`;
   },
   *"confluence-page-create-v1"({ expected: e }: Task<E>) {
-    if (!e.byKey) return null;
-    const parent = yield call("confluence_get_page", { title: e.parentTitle, space_key: e.spaceKey });
+    const spaceKey = yield* findSpaceKey(e, !e.byKey);
+    const parent = yield call("confluence_get_page", { title: e.parentTitle, space_key: spaceKey });
     const parentId = (parent.body as { id: string }).id;
     const created = yield call("confluence_create_page", {
-      space_key: e.spaceKey,
+      space_key: spaceKey,
       title: e.title,
       content: e.body,
       parent_id: parentId,
@@ -176,8 +184,8 @@ const MCP_ATLASSIAN: Record<string, Solve> = {
     return `Created "${e.title}".`;
   },
   *"confluence-page-label-v1"({ expected: e }: Task<E>) {
-    if (e.bySpaceName) return null;
-    const page = yield call("confluence_get_page", { title: e.title, space_key: e.spaceKey });
+    const spaceKey = yield* findSpaceKey(e, e.bySpaceName);
+    const page = yield call("confluence_get_page", { title: e.title, space_key: spaceKey });
     const pageId = (page.body as { id: string }).id;
     const have = new Set(
       (page.body as { labels: Results<{ name: string }> }).labels.results.map((l) => l.name),
@@ -188,25 +196,26 @@ const MCP_ATLASSIAN: Record<string, Solve> = {
     return `Labelled "${e.title}".`;
   },
   *"cross-product-page-link-v1"({ expected: e }: Task<E>) {
-    if (!e.byKey) return null;
-    const issue = yield call("jira_get_issue", { issue_key: e.issueKey, fields: "summary" });
+    const key = yield* findIssueKey("jira_search", e, true);
+    const issue = yield call("jira_get_issue", { issue_key: key, fields: "summary" });
     const summary = (issue.body as { fields: { summary: string } }).fields.summary;
-    const parent = yield call("confluence_get_page", { title: e.parentTitle, space_key: e.spaceKey });
-    const title = `${e.issueKey}: ${summary}`;
+    const spaceKey = yield* findSpaceKey(e, !e.byKey);
+    const parent = yield call("confluence_get_page", { title: e.parentTitle, space_key: spaceKey });
+    const title = `${key}: ${summary}`;
     const created = yield call("confluence_create_page", {
-      space_key: e.spaceKey,
+      space_key: spaceKey,
       title,
-      content: `This page documents the Jira issue **${e.issueKey}**: ${summary}.`,
+      content: `This page documents the Jira issue **${key}**: ${summary}.`,
       parent_id: (parent.body as { id: string }).id,
     });
     const page = created.body as { id: string; _links: { base: string; webui: string } };
     yield call("jira_create_remote_issue_link", {
-      issue_key: e.issueKey,
+      issue_key: key,
       url: `${page._links.base}${page._links.webui}`,
       title,
     });
     yield call("confluence_get_page", { page_id: page.id });
-    return `Linked ${e.issueKey}.`;
+    return `Linked ${key}.`;
   },
 };
 
@@ -216,8 +225,8 @@ export const ALIAS_SOLUTIONS: Record<Exclude<ToolSetName, "default">, Record<str
   "mcp-atlassian": MCP_ATLASSIAN,
 };
 
-/** Runs a solution on an episode; null when the solution says its surface cannot solve the task. */
-export function play(episode: Episode, solution: AliasSolution): string | null {
+/** Runs a solution on an episode; answers its final message. */
+export function play(episode: Episode, solution: AliasSolution): string {
   let next = solution.next();
   while (!next.done) {
     const result = episode.step(next.value);

@@ -75,14 +75,8 @@ describe("a bound env-server session", () => {
     const task = tasksFor(SCENARIOS.find((s) => s.id === scenarioId)!, "eval", 1, index)[0]!;
     expect(await readText(client, PROMPT_URI)).toBe(task.prompt);
     expect(client.getInstructions()).toContain(task.prompt);
-    const final = await solveOverMcp(client, set, task);
+    expect((await solveOverMcp(client, set, task)).length).toBeGreaterThan(0);
     const score = await scoreOf(sid);
-    if (final === null) {
-      // mcp-atlassian cannot find a space named only by its name (no CQL search here).
-      expect(set).toBe("mcp-atlassian");
-      expect(score.reward).toBeLessThan(1);
-      return;
-    }
     expect(score.reward, score.explanation).toBe(1);
     expect((await readJson<{ reward: number }>(client, SCORE_URI)).reward).toBe(1);
     const trace = (await (await fetch(`${server.url}/v1/sessions/${sid}/trace`)).json()) as {

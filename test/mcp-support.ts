@@ -53,10 +53,9 @@ export async function callTool(
 
 /**
  * Runs the solution of `set` for a task through a client: the scenario's reference for `default`, the
- * hand-written alias solution otherwise. Returns the final message, or null when the alias solution
- * cannot solve the task through its surface (see mcp-alias-solutions.ts).
+ * hand-written alias solution otherwise. Returns the final message.
  */
-export async function solveOverMcp(client: Client, set: ToolSetName, task: Task): Promise<string | null> {
+export async function solveOverMcp(client: Client, set: ToolSetName, task: Task): Promise<string> {
   const solution: AliasSolution =
     set === "default"
       ? (findScenario(task.scenario).reference(task) as unknown as AliasSolution)

@@ -6,6 +6,7 @@
 import { LABEL_OPERATIONS } from "./confluence/operations/labels.ts";
 import { PAGE_TREE_OPERATIONS } from "./confluence/operations/page-tree.ts";
 import { PAGE_OPERATIONS } from "./confluence/operations/pages.ts";
+import { CQL_SEARCH_OPERATIONS } from "./confluence/operations/search.ts";
 import { SPACE_OPERATIONS } from "./confluence/operations/spaces.ts";
 import type { Operation } from "./define-operation.ts";
 import { COMMENT_OPERATIONS } from "./jira/operations/comments.ts";
@@ -34,6 +35,7 @@ export const OPERATIONS: readonly Operation[] = [
   ...PAGE_OPERATIONS,
   ...PAGE_TREE_OPERATIONS,
   ...LABEL_OPERATIONS,
+  ...CQL_SEARCH_OPERATIONS,
 ];
 
 const BY_ID = new Map(OPERATIONS.map((op) => [op.operationId, op]));

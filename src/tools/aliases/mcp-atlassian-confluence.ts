@@ -3,6 +3,8 @@
  * atlassian-api.md §4.1): spaces by key, pages by id, URL or title + space key, page content in Markdown
  * unless `content_format` says otherwise, updates that take the current version from the site, and one
  * label per confluence_add_label call. Keys and titles are resolved on the site, as the server does.
+ * confluence_search takes CQL or plain text (searched as `text ~ "..."`, as the server turns a query
+ * without CQL operators into a text search) and runs the v1 CQL search.
  */
 import { z } from "zod";
 import type { Site } from "../../sandbox/site.ts";
@@ -22,6 +24,29 @@ const content_format = z
   .describe("Format of `content`: markdown (default), storage (XHTML) or wiki.");
 
 export const MCP_ATLASSIAN_CONFLUENCE_TOOLS: readonly ToolSpec[] = [
+  defineAlias({
+    name: "confluence_search",
+    operationId: "searchByCQL",
+    description:
+      'Search Confluence pages and spaces with CQL or plain text, e.g. type=space AND space.title="Operations Handbook", or type=page AND space=DEV AND title~"deploy".',
+    args: z.object({
+      query: z
+        .string()
+        .min(1)
+        .describe(
+          "CQL (fields type, space, space.title, title, text, ancestor, parent, label, id; = != ~ !~ IN; AND OR NOT; ORDER BY), or plain text to search for.",
+        ),
+      limit: z.number().int().min(1).max(50).optional().describe("Maximum results (1-50, default 10)."),
+      spaces_filter: z
+        .string()
+        .optional()
+        .describe("Comma-separated space keys to search in, e.g. 'DEV,OPS'."),
+    }),
+    map: (a) => ({
+      params: { cql: searchCql(a.query, a.spaces_filter), limit: a.limit ?? 10 },
+      body: undefined,
+    }),
+  }),
   defineAlias({
     name: "confluence_get_page",
     operationId: "getPageById",
@@ -148,4 +173,25 @@ function pageRef(
   if (a.page_id !== undefined) return pageIdOf(a.page_id);
   if (a.title !== undefined && a.space_key !== undefined) return pageByTitle(site, a.space_key, a.title).id;
   return undefined;
+}
+
+/** CQL operators that mark a query as CQL; any other query is searched as text. */
+const CQL_MARKERS = ["=", "~", ">", "<", " AND ", " OR ", "currentUser()"];
+
+/** The CQL of confluence_search: the query (or a text search for it), restricted to spaces_filter. */
+export function searchCql(query: string, spacesFilter?: string): string {
+  const cql = CQL_MARKERS.some((m) => query.includes(m))
+    ? query
+    : `text ~ "${query.replace(/\\/g, "\\\\").replace(/"/g, '\\"')}"`;
+  const keys = (spacesFilter ?? "")
+    .split(",")
+    .map((k) => k.trim())
+    .filter(Boolean);
+  if (keys.length === 0) return cql;
+  const filter = `space IN (${keys.map((k) => `"${k.replace(/"/g, "")}"`).join(", ")})`;
+  // ` ${cql}` is one character longer, so the match index is where ORDER starts in `cql`.
+  const order = /\sORDER\s+BY\s/i.exec(` ${cql}`);
+  if (!order) return `(${cql}) AND ${filter}`;
+  const at = order.index;
+  return `(${cql.slice(0, at).trim()}) AND ${filter} ${cql.slice(at).trim()}`;
 }

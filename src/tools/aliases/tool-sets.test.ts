@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { AGENT_ACCOUNT_ID, createSite } from "../../sandbox/fixtures/default-site.ts";
 import type { Site } from "../../sandbox/site.ts";
 import { executeToolCall } from "../execute-tool.ts";
-import { allToolNames, missingOperations, TOOL_SET_NAMES, toolSet } from "./tool-sets.ts";
+import { allToolNames, missingOperations, offeredTools, TOOL_SET_NAMES, toolSet } from "./tool-sets.ts";
 
 const ctx = { baseUrl: "https://atlas-gym.atlassian.net", accountId: AGENT_ACCOUNT_ID };
 const run = (site: Site, set: "rovo" | "mcp-atlassian", name: string, args: unknown) =>
@@ -17,7 +17,7 @@ describe("tool sets", () => {
         expect(tool.description.length, tool.name).toBeGreaterThan(10);
       }
     expect(toolSet("rovo").size).toBe(20);
-    expect(toolSet("mcp-atlassian").size).toBe(24);
+    expect(toolSet("mcp-atlassian").size).toBe(25);
     expect(allToolNames().has("createJiraIssue")).toBe(true);
     expect(allToolNames().has("jira_find_users")).toBe(true);
   });
@@ -40,6 +40,17 @@ describe("tool sets", () => {
       "one of getPageLabels, getLabelsForContent",
     ]);
     expect(missingOperations(toolSet("mcp-atlassian"), needs)).toEqual([]);
+  });
+
+  it("offer mcp-atlassian's CQL search with the Confluence listings it stands in for", () => {
+    const needs = { mutations: [], validate: { reads: [] }, verify: { reads: [] } };
+    const offered = (tools: string[]) => [...offeredTools("mcp-atlassian", { id: "s", tools }, needs).keys()];
+    expect(offered(["confluence_get_spaces", "confluence_create_page"])).toEqual([
+      "confluence_search",
+      "confluence_create_page",
+    ]);
+    expect(offered(["confluence_get_pages"])).toContain("confluence_search");
+    expect(offered(["confluence_get_page", "jira_get_issue"])).not.toContain("confluence_search");
   });
 });
 
@@ -122,6 +133,55 @@ describe("alias arguments", () => {
       maxResults: 10,
       fields: expect.arrayContaining(["summary", "status", "description"]),
     });
+  });
+
+  it("runs mcp-atlassian's confluence_search as CQL, plain text as a text search, within spaces_filter", () => {
+    const site = createSite({ seed: 3 });
+    const space = run(site, "mcp-atlassian", "confluence_search", {
+      query: 'type = space AND space.title = "Operations Handbook"',
+    });
+    expect(space.ok, space.observation).toBe(true);
+    expect(space.input!.params).toEqual({
+      cql: 'type = space AND space.title = "Operations Handbook"',
+      limit: 10,
+    });
+    expect((space.body as { results: { space: { key: string } }[] }).results.map((r) => r.space.key)).toEqual(
+      ["OPS"],
+    );
+    const text = run(site, "mcp-atlassian", "confluence_search", {
+      query: 'deploy "runbook"',
+      spaces_filter: "ENG, OPS",
+      limit: 3,
+    });
+    expect(text.ok, text.observation).toBe(true);
+    expect(text.input!.params).toEqual({
+      cql: '(text ~ "deploy \\"runbook\\"") AND space IN ("ENG", "OPS")',
+      limit: 3,
+    });
+    expect((text.body as { results: { title: string }[] }).results[0]!.title).toBe("Deploy Runbook");
+    const ordered = run(site, "mcp-atlassian", "confluence_search", {
+      query: "type = page ORDER BY title DESC",
+      spaces_filter: "HR",
+    });
+    expect(ordered.input!.params).toMatchObject({
+      cql: '(type = page) AND space IN ("HR") ORDER BY title DESC',
+    });
+    expect((ordered.body as { results: { title: string }[] }).results.map((r) => r.title)).toEqual([
+      "Travel Policy",
+      "Team Directory",
+      "Remote Work Policy",
+      "Policies",
+      "People Team Home",
+    ]);
+    const before = site.hash();
+    const bad = run(site, "mcp-atlassian", "confluence_search", { query: "title = (" });
+    expect(bad).toMatchObject({ ok: false, status: 400 });
+    expect(bad.observation).toContain("Could not parse cql : title = (");
+    expect(run(site, "mcp-atlassian", "confluence_search", { query: "x", limit: 51 })).toMatchObject({
+      ok: false,
+      status: 400,
+    });
+    expect(site.hash()).toBe(before);
   });
 
   it("takes the page version from the site on Confluence updates", () => {

@@ -83,8 +83,17 @@ export class ToolSetNotCoveredError extends AtlasGymError {
 }
 
 /**
+ * Operations an alias set may use in place of a scenario's own: the CQL search is how mcp-atlassian
+ * finds spaces and pages (it has no tool that lists spaces), so it comes with the Confluence listings.
+ */
+const STANDS_IN_FOR: Readonly<Record<string, readonly string[]>> = {
+  searchByCQL: ["getSpaces", "getPages"],
+};
+
+/**
  * The tools a set offers for a scenario: those whose operation is the operation of one of the
- * scenario's default tools. Throws ToolSetNotCoveredError when they cannot run what the reward needs.
+ * scenario's default tools, or stands in for one (STANDS_IN_FOR). Throws ToolSetNotCoveredError when
+ * they cannot run what the reward needs.
  */
 export function offeredTools(
   name: ToolSetName,
@@ -94,7 +103,11 @@ export function offeredTools(
   const defaults = defaultTools();
   const operations = new Set(scenario.tools.map((n) => defaults.get(n)?.operation.operationId));
   const offered = new Map(
-    [...toolSet(name)].filter(([, tool]) => operations.has(tool.operation.operationId)),
+    [...toolSet(name)].filter(([, { operation }]) =>
+      [operation.operationId, ...(STANDS_IN_FOR[operation.operationId] ?? [])].some((id) =>
+        operations.has(id),
+      ),
+    ),
   );
   const missing = missingOperations(offered, needs);
   if (missing.length > 0) throw new ToolSetNotCoveredError(name, scenario.id, missing);
