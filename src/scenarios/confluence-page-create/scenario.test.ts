@@ -1,20 +1,9 @@
 import { describe, expect, it } from "vitest";
 import { runReference } from "../../agent/scripted/replay.ts";
 import { createEpisode } from "../episode.ts";
-import { EVAL_TASKS, generateTask } from "../tasks.ts";
+import { generateTask } from "../tasks.ts";
 import { POOLS } from "./pools.ts";
 import scenario from "./scenario.ts";
-
-/** The prompt with the task's values put back as placeholders: which template it came from. */
-function templateOf(index: number): string {
-  const { task } = generateTask(scenario, "train", index);
-  const e = task.expected;
-  return task.prompt
-    .replace(e.body, "{body}")
-    .replace(e.title, "{title}")
-    .replace(e.parentTitle, "{parent}")
-    .replace(`the ${e.byKey ? e.spaceKey : e.spaceName} space`, "{space}");
-}
 
 /** Replays the reference with its createPage arguments changed (reading back whatever page it made) and scores it. */
 function finish(index: number, change: (args: Record<string, unknown>) => void) {

@@ -115,6 +115,7 @@ export default defineScenario<PageCreateExpected>({
       validate: {
         points: 0.15,
         reads: [
+          { label: "a CQL search for the space or the parent", operationIds: ["searchByCQL"] },
           {
             label: `the ${e.spaceKey} space`,
             operationIds: ["getSpaces"],

@@ -1,21 +1,10 @@
 import { describe, expect, it } from "vitest";
-import { recordReference, runReference } from "../../agent/scripted/replay.ts";
-import { maxPoints } from "../../reward/spec.ts";
+import { recordReference } from "../../agent/scripted/replay.ts";
 import { ISSUE_LABELS, PAGE_LABELS } from "../../sandbox/fixtures/pools.ts";
 import { createEpisode } from "../episode.ts";
 import { EVAL_TASKS, generateTask } from "../tasks.ts";
 import { LABEL_POOLS } from "./pools.ts";
 import scenario from "./scenario.ts";
-
-/** The prompt with the task's values put back as placeholders: which template it came from. */
-function templateOf(split: "eval" | "train", index: number): string {
-  const { task } = generateTask(scenario, split, index);
-  const e = task.expected;
-  const space = e.bySpaceName ? `the "${e.spaceName}" space` : `the ${e.spaceKey} space`;
-  let prompt = task.prompt.replace(`"${e.title}"`, "{title}").replace(space, "{space}");
-  for (const label of e.requested) prompt = prompt.replace(`"${label}"`, "{label}");
-  return prompt.replace(/\{label\}(, \{label\})* and \{label\}/, "{labels}");
-}
 
 type AddArgs = { id: string; labels: unknown };
 

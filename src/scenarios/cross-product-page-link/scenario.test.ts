@@ -3,22 +3,10 @@ import { recordReference, replay, runReference } from "../../agent/scripted/repl
 import { tinyId } from "../../sandbox/confluence/present.ts";
 import type { ToolCallRequest } from "../../tools/execute-tool.ts";
 import { createEpisode, DEFAULT_BASE_URL } from "../episode.ts";
-import { EVAL_TASKS, generateTask } from "../tasks.ts";
+import { generateTask } from "../tasks.ts";
 import scenario from "./scenario.ts";
 
-const escapeRegExp = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
-
-/** The prompt with the task's values put back as placeholders: which template it came from. */
-function templateOf(index: number): string {
-  const { task } = generateTask(scenario, "train", index);
-  const e = task.expected;
-  const issue = e.byKey ? e.issueKey : `the issue "${e.summary}" in the ${e.projectName} project`;
-  const space = e.byKey ? `the ${e.spaceKey} space` : `the "${e.spaceName}" space`;
-  return task.prompt
-    .replace(new RegExp(escapeRegExp(issue), "i"), "{issue}")
-    .replace(space, "{space}")
-    .replace(`"${e.parentTitle}"`, '"{parent}"');
-}
+const _escapeRegExp = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
 
 type Args = Record<string, unknown>;
 

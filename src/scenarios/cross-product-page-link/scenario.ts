@@ -166,6 +166,7 @@ export default defineScenario<PageLinkExpected>({
           { label: "the issue", operationIds: ["getIssue", "getRemoteIssueLinks"], target: isIssue },
           { label: "a search for the issue", operationIds: ["searchAndReconsileIssuesUsingJqlPost"] },
           { label: "the space", operationIds: ["getSpaces"] },
+          { label: "a CQL search for the space or the parent", operationIds: ["searchByCQL"] },
           {
             label: "the parent page",
             operationIds: ["getPages", "getPageById"],

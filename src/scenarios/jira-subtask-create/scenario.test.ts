@@ -2,22 +2,9 @@ import { describe, expect, it } from "vitest";
 import { runReference } from "../../agent/scripted/replay.ts";
 import { SUBTASK_SUMMARIES } from "../../sandbox/fixtures/pools.ts";
 import { createEpisode } from "../episode.ts";
-import { EVAL_TASKS, generateTask } from "../tasks.ts";
+import { generateTask } from "../tasks.ts";
 import { SUMMARY_POOLS } from "./pools.ts";
 import scenario from "./scenario.ts";
-
-/** The prompt with the task's values put back as placeholders: which template it came from. */
-function templateOf(split: "eval" | "train", index: number): string {
-  const { task } = generateTask(scenario, split, index);
-  const e = task.expected;
-  const ref = e.byKey ? e.parentKey : `the issue "${e.parentSummary}" in the `;
-  return task.prompt
-    .replace(e.summary, "{summary}")
-    .replace(e.assigneeName, "{assignee}")
-    .replace(e.priorityName, "{priority}")
-    .replace(ref, "{parent}")
-    .replace(/\{parent\}[A-Za-z ]+ project/, "{parent}");
-}
 
 /** Plays the reference, then one more createIssue with the given changes to the reference's fields. */
 function scoreWithFields(index: number, change: (fields: Record<string, unknown>) => void) {
