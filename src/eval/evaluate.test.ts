@@ -185,3 +185,48 @@ describe("abort and resume", () => {
     expect(readFileSync(runFiles(dir).episodes, "utf8")).toBe(before);
   });
 });
+
+describe("evaluate with an alias tool set (--tools)", () => {
+  it("offers the set's tool names to the model and records the set in run.json", async () => {
+    const offered = new Set<string>();
+    const policy: Policy = {
+      name: "lists-tools",
+      async next(_messages, tools) {
+        for (const tool of tools) offered.add(tool.function.name);
+        return { message: { role: "assistant", content: "Nothing to do." }, latencyMs: 0 };
+      },
+    };
+    const dir = tempDir();
+    const summary = await evaluate({
+      dir,
+      config: { ...base, model: "openai:http://unused#m", tools: "mcp-atlassian", k: 1 },
+      policy,
+    });
+    expect(summary.ran).toBe(4);
+    expect(offered.has("jira_get_transitions")).toBe(true);
+    expect(offered.has("jira_create_issue")).toBe(true);
+    expect([...offered].some((name) => name === "jira_find_users" || name === "jira_search_issues")).toBe(
+      false,
+    );
+    expect(JSON.parse(readFileSync(runFiles(dir).config, "utf8")).tools).toBe("mcp-atlassian");
+  });
+
+  it("refuses a set that cannot run a scenario, and scripted policies with an alias set, writing nothing", async () => {
+    const dir = tempDir();
+    await expect(
+      evaluate({
+        dir,
+        config: {
+          ...base,
+          scenarios: ["confluence-page-label-v1"],
+          model: "openai:http://unused#m",
+          tools: "rovo",
+        },
+      }),
+    ).rejects.toThrow(/rovo/);
+    await expect(
+      evaluate({ dir, config: { ...base, model: "policy:reference", tools: "rovo" } }),
+    ).rejects.toThrow(UsageError);
+    expect(existsSync(runFiles(dir).episodes)).toBe(false);
+  });
+});

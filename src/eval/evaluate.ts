@@ -8,6 +8,7 @@ import { existsSync, mkdirSync } from "node:fs";
 import { createPolicy } from "../agent/providers/index.ts";
 import type { Policy } from "../agent/types.ts";
 import { UsageError } from "../errors.ts";
+import { createEpisode } from "../scenarios/episode.ts";
 import { findScenario } from "../scenarios/index.ts";
 import { EVAL_TASKS } from "../scenarios/tasks.ts";
 import { episodeKey, openEpisodeLog, readEpisodeLog } from "./episode-log.ts";
@@ -76,6 +77,7 @@ export async function evaluate(options: EvaluateOptions): Promise<EvaluateSummar
     );
   const scenarios = config.scenarios.map(findScenario);
   const plan = planEpisodes(scenarios, config.split, config.n, config.k);
+  checkToolSet(config, plan);
   const policy: PolicyLifecycle = options.policy ?? policyFor(config);
   // A model that cannot load (e.g. a local GGUF that is not there) fails here, before anything is written.
   await policy.init?.();
@@ -84,6 +86,20 @@ export async function evaluate(options: EvaluateOptions): Promise<EvaluateSummar
   } finally {
     await policy.close?.();
   }
+}
+
+/**
+ * A tool set other than the default must cover every planned scenario (else ToolSetNotCoveredError names
+ * what is missing), and scripted policies speak only the default tool names.
+ */
+function checkToolSet(config: EvalConfig, plan: readonly PlannedEpisode[]): void {
+  if (config.tools === "default") return;
+  if (config.model.startsWith("policy:")) {
+    throw new UsageError(`Scripted policies call the default tools; --tools ${config.tools} needs a model`);
+  }
+  const firstTasks = new Map(plan.map((p) => [p.scenario.id, p] as const));
+  for (const { scenario, task } of firstTasks.values())
+    createEpisode(scenario, task, { toolSet: config.tools });
 }
 
 async function run(
@@ -116,6 +132,7 @@ async function run(
       reward: config.reward,
       maxTurns: config.maxTurns,
       concurrency: config.concurrency,
+      toolSet: config.tools,
       log,
       signal: options.signal,
       onEpisode: (trace) => options.progress?.episode(trace.score.reward),

@@ -22,6 +22,7 @@ const config: EvalConfig = {
   seed: 0,
   reward: "paper",
   maxTurns: 10,
+  tools: "default",
   provider: {},
 };
 

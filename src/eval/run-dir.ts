@@ -4,11 +4,13 @@
  * `report.html`. Resuming with a different model, split, seed, reward mode or turn limit would mix two
  * runs in one file, so it is refused.
  */
+
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { z } from "zod";
 import { UsageError } from "../errors.ts";
 import { REWARD_MODES } from "../reward/score.ts";
+import { TOOL_SET_NAMES, type ToolSetName } from "../tools/aliases/tool-sets.ts";
 
 export const runFiles = (dir: string) => ({
   config: join(dir, "run.json"),
@@ -29,6 +31,8 @@ export const EvalConfig = z.object({
   seed: z.number().int().min(0),
   reward: z.enum(REWARD_MODES as ["paper", "state", "gated"]),
   maxTurns: z.number().int().min(1),
+  /** Which tool names and argument shapes the model is offered (rewards are the same for every set). */
+  tools: z.enum(TOOL_SET_NAMES as unknown as [ToolSetName, ...ToolSetName[]]).default("default"),
   /** Model provider settings (see createPolicy); absent ones take the provider's defaults. */
   provider: z
     .object({
@@ -48,7 +52,7 @@ export type EvalConfig = z.infer<typeof EvalConfig>;
 export type EvalConfigInput = z.input<typeof EvalConfig>;
 
 /** Settings a resumed run must share with the run it continues. */
-export const IDENTITY_KEYS = ["model", "split", "seed", "reward", "maxTurns"] as const;
+export const IDENTITY_KEYS = ["model", "split", "seed", "reward", "maxTurns", "tools"] as const;
 
 export function readRunConfig(dir: string): EvalConfig | undefined {
   const path = runFiles(dir).config;

@@ -12,6 +12,7 @@ import type { RewardMode } from "../reward/score.ts";
 import type { Scenario, Split, Task } from "../scenarios/define-scenario.ts";
 import { createEpisode } from "../scenarios/episode.ts";
 import { tasksFor } from "../scenarios/frozen.ts";
+import type { ToolSetName } from "../tools/aliases/tool-sets.ts";
 import { type EpisodeLog, episodeKey } from "./episode-log.ts";
 
 export interface PlannedEpisode {
@@ -48,6 +49,8 @@ export interface RunEpisodesOptions {
   reward: RewardMode;
   maxTurns: number;
   concurrency: number;
+  /** The tool set episodes offer (default: the default catalogue). */
+  toolSet?: ToolSetName;
   log: EpisodeLog;
   signal?: AbortSignal;
   /** Called after each episode is in the log. */
@@ -76,7 +79,7 @@ export async function runEpisodes(options: RunEpisodesOptions): Promise<RunEpiso
   const worker = async () => {
     while (next < todo.length && !stop.signal.aborted) {
       const item = todo[next++]!;
-      const episode = createEpisode(item.scenario, item.task);
+      const episode = createEpisode(item.scenario, item.task, { toolSet: options.toolSet });
       const trace = await withEpisodeSignal(stop.signal, (signal) =>
         runEpisode(episode, options.policy, {
           maxTurns: options.maxTurns,

@@ -19,6 +19,7 @@ interface EvalFlags {
   out?: string;
   resume: boolean;
   maxTurns: number;
+  tools?: "default" | "rovo" | "mcp-atlassian";
   temperature?: number;
   topP?: number;
   maxTokens?: number;
@@ -99,6 +100,7 @@ function resolveConfig(
     seed: pick("seed", flags.seed, saved?.seed),
     reward: pick("reward", flags.reward, saved?.reward),
     maxTurns: pick("maxTurns", flags.maxTurns, saved?.maxTurns),
+    tools: pick("tools", flags.tools, saved?.tools),
     provider: Object.fromEntries(Object.entries(provider).filter(([, v]) => v !== undefined)),
   };
 }
@@ -138,6 +140,12 @@ export function registerEval(program: Command): void {
       "model requests per episode at most",
       parseIntegerOption("--max-turns", 1, 10_000),
       50,
+    )
+    .addOption(
+      new Option(
+        "--tools <set>",
+        "tool names and argument shapes offered to the model (default: default)",
+      ).choices(["default", "rovo", "mcp-atlassian"]),
     )
     .option("--temperature <t>", "sampling temperature", parseNumber("--temperature", 0, 2))
     .option("--top-p <p>", "nucleus sampling top_p", parseNumber("--top-p", 0, 1))
