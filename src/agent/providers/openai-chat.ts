@@ -13,7 +13,6 @@ import { callId } from "../tool-calls.ts";
 import type { ChatMessage, ChatToolCall, Policy, PolicyTurn } from "../types.ts";
 import { assistantFromParsed, turnIndex } from "./assistant-message.ts";
 import { nodeHttpFetch } from "./node-http-fetch.ts";
-import { withRequestSignal } from "./request-signal.ts";
 import { withRetries } from "./retry.ts";
 import type { ProviderSettings } from "./settings.ts";
 
@@ -37,8 +36,7 @@ export function createOpenAIChatPolicy(baseURL: string, model: string, settings:
         ...samplingBody(settings, sample),
       } as unknown as OpenAI.ChatCompletionCreateParamsNonStreaming;
       const result = await withRetries(
-        () =>
-          withRequestSignal(signal, (request) => client.chat.completions.create(body, { signal: request })),
+        (request) => client.chat.completions.create(body, { signal: request }),
         {
           retries: settings.retries,
           sleep: settings.sleep,

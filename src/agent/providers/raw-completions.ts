@@ -9,7 +9,6 @@ import type { Policy } from "../types.ts";
 import { assistantFromParsed, turnIndex } from "./assistant-message.ts";
 import { nodeHttpFetch } from "./node-http-fetch.ts";
 import { samplingBody } from "./openai-chat.ts";
-import { withRequestSignal } from "./request-signal.ts";
 import { withRetries } from "./retry.ts";
 import { enableThinking, type ProviderSettings } from "./settings.ts";
 
@@ -40,14 +39,11 @@ export function createRawCompletionsPolicy(
       const prompt = format.render(messages, tools, renderOptions);
       const { chat_template_kwargs: _local, ...sampling } = samplingBody(settings, sample);
       const body = { model, prompt, stop: STOP, ...sampling } as OpenAI.CompletionCreateParamsNonStreaming;
-      const result = await withRetries(
-        () => withRequestSignal(signal, (request) => client.completions.create(body, { signal: request })),
-        {
-          retries: settings.retries,
-          sleep: settings.sleep,
-          signal,
-        },
-      );
+      const result = await withRetries((request) => client.completions.create(body, { signal: request }), {
+        retries: settings.retries,
+        sleep: settings.sleep,
+        signal,
+      });
       const latencyMs = performance.now() - started;
       if (!result.ok)
         return { message: { role: "assistant", content: null }, latencyMs, error: result.error };

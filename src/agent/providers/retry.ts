@@ -6,6 +6,7 @@
  */
 import { APIConnectionError, APIConnectionTimeoutError, APIError, APIUserAbortError } from "openai";
 import type { PolicyError } from "../types.ts";
+import { withRequestSignal } from "./request-signal.ts";
 
 export type Sleep = (ms: number, signal?: AbortSignal) => Promise<void>;
 
@@ -29,15 +30,19 @@ export type Attempted<T> =
 
 export const DEFAULT_RETRIES = 4;
 
+/**
+ * Runs `attempt` until it succeeds or fails for good. Each attempt gets its own abort signal that
+ * follows `options.signal` (see request-signal.ts), so long runs do not pile listeners on the caller's.
+ */
 export async function withRetries<T>(
-  attempt: () => Promise<T>,
+  attempt: (signal: AbortSignal) => Promise<T>,
   options: RetryOptions = {},
 ): Promise<Attempted<T>> {
   const retries = options.retries ?? DEFAULT_RETRIES;
   const sleep = options.sleep ?? defaultSleep;
   for (let n = 0; ; n++) {
     try {
-      return { ok: true, value: await attempt(), attempts: n + 1 };
+      return { ok: true, value: await withRequestSignal(options.signal, attempt), attempts: n + 1 };
     } catch (thrown) {
       const failure = classify(thrown, options.now ?? Date.now);
       if (!failure.retryable || n >= retries || options.signal?.aborted)
