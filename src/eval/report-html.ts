@@ -7,9 +7,9 @@
 import type { EpisodeTrace } from "../agent/types.ts";
 import { episodeHtml } from "./episode-html.ts";
 import { esc } from "./html.ts";
-import { type EpisodeOutcome, type EvalResults, FAILURE_CODES, type ScenarioResults } from "./metrics.ts";
+import { type EpisodeOutcome, type EvalResults, FAILURE_CODES } from "./metrics.ts";
+import { HEADERS, rows } from "./report-md.ts";
 import type { EvalConfig } from "./run-dir.ts";
-import { num } from "./table.ts";
 
 /** Most episodes given a drill-down in one report. */
 export const MAX_DRILL_DOWN = 1000;
@@ -68,28 +68,19 @@ document.getElementById("failed").addEventListener("change",(e)=>{for(const d of
 `;
 
 function resultsTable(results: EvalResults, k: number): string {
-  const head = ["scenario", "episodes", "mean", "min", "max", "std", "pass", `pass^${k}`, "calls"];
-  const row = (name: string, s: ScenarioResults) =>
-    `<tr><td>${esc(name)}</td>${[
-      String(s.episodes),
-      num(s.mean_reward),
-      num(s.min_reward),
-      num(s.max_reward),
-      num(s.std_reward),
-      num(s.pass_rate),
-      num(s.pass_hat_k),
-      num(s.mean_tool_calls, 1),
-    ]
-      .map((v) => `<td class="n">${esc(v)}</td>`)
-      .join("")}</tr>`;
-  return `<table><tr>${head.map((h) => `<th>${esc(h)}</th>`).join("")}</tr>${Object.entries(results.scenarios)
-    .map(([id, s]) => row(id, s))
-    .join("")}${row("overall", results.overall)}</table>`;
+  const cells = (row: string[]) =>
+    row.map((v, i) => (i === 0 ? `<td>${esc(v)}</td>` : `<td class="n">${esc(v)}</td>`)).join("");
+  const head = HEADERS(k)
+    .map((h) => `<th>${esc(h)}</th>`)
+    .join("");
+  return `<table><tr>${head}</tr>${rows(results)
+    .map((row) => `<tr>${cells(row)}</tr>`)
+    .join("")}</table>`;
 }
 
 function failureTable(results: EvalResults): string {
-  const rows = [...Object.entries(results.scenarios), ["overall", results.overall] as const];
-  return `<table><tr><th>scenario</th>${FAILURE_CODES.map((c) => `<th>${esc(c)}</th>`).join("")}</tr>${rows
+  const scenarios = [...Object.entries(results.scenarios), ["overall", results.overall] as const];
+  return `<table><tr><th>scenario</th>${FAILURE_CODES.map((c) => `<th>${esc(c)}</th>`).join("")}</tr>${scenarios
     .map(
       ([id, s]) =>
         `<tr><td>${esc(id)}</td>${FAILURE_CODES.map((c) => `<td class="n">${s.failures[c]}</td>`).join("")}</tr>`,

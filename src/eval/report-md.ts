@@ -7,7 +7,8 @@ import { FAILURE_CODES } from "./metrics.ts";
 import type { EvalConfig } from "./run-dir.ts";
 import { type Align, markdownTable, num, textTable } from "./table.ts";
 
-const HEADERS = (k: number) => [
+/** Column headers of the results table (shared with report.html). */
+export const HEADERS = (k: number) => [
   "scenario",
   "episodes",
   "mean",
@@ -32,7 +33,8 @@ const row = (name: string, s: ScenarioResults) => [
   num(s.mean_tool_calls, 1),
 ];
 
-function rows(results: EvalResults): string[][] {
+/** One formatted row per scenario, then the overall row (shared with report.html). */
+export function rows(results: EvalResults): string[][] {
   return [...Object.entries(results.scenarios).map(([id, s]) => row(id, s)), row("overall", results.overall)];
 }
 
