@@ -15,16 +15,9 @@ import { requireIssue } from "./issues.ts";
 const issueIdOrKey = z.string().min(1).describe("The issue key (e.g. ENG-12) or numeric id.");
 const expand = z.string().optional().describe("'renderedBody' adds the body rendered as HTML.");
 
-/** A Comment bean; its users are `UserDetails`, which (unlike `User`) carry no locale. */
+/** A Comment bean, with the body rendered as HTML when `renderedBody` is expanded. */
 function present(site: Site, base: string, comment: Comment, expandList: string | undefined) {
   const bean = presentComment(site, base, comment);
-  for (const key of ["author", "updateAuthor"]) {
-    const user = bean[key];
-    if (user && typeof user === "object" && "locale" in user) {
-      const { locale: _locale, ...details } = user;
-      bean[key] = details;
-    }
-  }
   if (expandList?.split(",").some((e) => e.trim() === "renderedBody"))
     bean.renderedBody = renderCommentBody(comment.body);
   return bean;
