@@ -1,0 +1,85 @@
+/**
+ * Expectation: what must be true when a task is done, declared as plain data (it is serialised into
+ * episodes.jsonl and the HTML drill-down). The state verdict and R1 are both derived from it, so they
+ * cannot disagree, and a scenario carries no reward code: it declares the entities the task creates,
+ * changes or deletes with the exact value of every field it asks for; every other record, and every
+ * field nobody asked for, must hold what it held before (or, on a created record, what the API sets when
+ * the field is omitted).
+ *
+ * One normalisation only: strings are compared after trimming and collapsing internal whitespace runs.
+ * No case folding, no substring matching. Rich text (ADF, storage XHTML, wiki markup) is compared by its
+ * visible text whatever representation the API accepted.
+ */
+import type { TableName } from "../sandbox/site.ts";
+
+/** An expected field value. */
+export type ExpectedValue =
+  /** Exactly this value; strings after whitespace normalisation; ids given as numbers or strings match. */
+  | { equals: string | number | boolean | null }
+  /** Rich text whose visible text equals `text` (block structure may differ); `mentions`: the account ids it mentions, as a set. */
+  | { visibleText: string; mentions?: string[] }
+  /** Rich text holding exactly one table whose rows (visible text per cell; header row first when given) are these. */
+  | { table: { header?: string[]; rows: string[][] } }
+  /** An unordered collection of strings equal to exactly this set. */
+  | { set: string[] };
+
+interface EntityBase {
+  /** Short name for explanations and traces ("the new sub-task", "ENG-12"). */
+  ref: string;
+  /** The requirement in words, shown verbatim in explanations and reports. */
+  label: string;
+  table: TableName;
+}
+
+/** `count` records are created in `table` whose requested `fields` hold these values. */
+export interface ExpectedCreate extends EntityBase {
+  kind: "create";
+  fields: Record<string, ExpectedValue>;
+  /** How many such records (default 1); matched to created records by best fit. */
+  count?: number;
+}
+
+/** The record `id` of `table` ends with these field values; its other fields are unchanged. */
+export interface ExpectedUpdate extends EntityBase {
+  kind: "update";
+  id: string;
+  fields: Record<string, ExpectedValue>;
+}
+
+/** The record `id` of `table` is gone. */
+export interface ExpectedDelete extends EntityBase {
+  kind: "delete";
+  id: string;
+}
+
+export type EntityExpectation = ExpectedCreate | ExpectedUpdate | ExpectedDelete;
+
+/** A record the agent should read before its first write (the target, its parent or its space). */
+export interface EntityRef {
+  table: TableName;
+  id: string;
+}
+
+export interface Expectation {
+  /** Every entity the task creates, changes or deletes. Empty for a task that must not change anything. */
+  entities: EntityExpectation[];
+  /**
+   * Reads that validate before the first write: a successful read whose request names one of these
+   * records or whose response contains it (a search counts only if its result holds the record).
+   * Verification is derived: a read of a mutated record after the last write.
+   */
+  validate: EntityRef[];
+  /**
+   * For tasks that cannot be done (level 3): the reason, in words. The reward pays an unchanged end state
+   * with a final answer that declines; any successful write is a collateral change.
+   */
+  refuse?: string;
+  /** Most tool calls allowed. */
+  budget: number;
+  /**
+   * How the points split: `fields` over every requested field of every entity (`weights` by
+   * `<ref>.<field>` key, equal otherwise), `validate` and `verify` for R2. They sum to exactly 1.
+   */
+  points: { fields: number; validate: number; verify: number };
+  weights?: Record<string, number>;
+}
