@@ -4,6 +4,7 @@
  * each task, and carries a reference solution that must score exactly 1.0.
  */
 
+import type { Expectation } from "../reward/expectation.ts";
 import type { RewardSpec } from "../reward/spec.ts";
 import type { Random } from "../sandbox/random.ts";
 import type { Site } from "../sandbox/site.ts";
@@ -11,8 +12,11 @@ import type { ToolCallRequest, ToolCallResult } from "../tools/execute-tool.ts";
 
 export type Split = "eval" | "train";
 
-/** 1: the paper's task; 2: harder (more distractors, lookups by description, pagination). */
-export type Level = 1 | 2;
+/**
+ * 1: the paper's task; 2: harder (look-alikes, lookups by description, namesakes); 3: multi-hop lookups,
+ * pagination, distractors, and tasks that must be refused when they cannot be done.
+ */
+export type Level = 1 | 2 | 3;
 
 export interface GenerateContext {
   /** The task's site, freshly built from its seed; the generator may add records to it (distractors). */
@@ -46,10 +50,14 @@ export interface ScenarioSpec<E> {
   description: string;
   /** Tool names (default catalogue) the agent is offered. */
   tools: string[];
+  /** The levels this family generates (default [1, 2]); eval splits spread their 12 tasks over them. */
+  levels?: readonly Level[];
   /** Task-introduced names (titles, summaries, labels) differ between splits: these pools are disjoint. */
   generate(ctx: GenerateContext): GeneratedTask<E>;
   /** The reward spec of a task, given its initial site and where the episode's site is served. */
   reward(task: Task<E>, site: Site, ctx: RewardContext): RewardSpec;
+  /** The task's declarative expectation (replacing `reward`, see src/reward/expectation.ts). */
+  expect?(task: Task<E>, site: Site, ctx: RewardContext): Expectation;
   /** Names the task introduces (new titles, summaries, labels); eval and train must never share one. */
   introduces?(expected: E): string[];
   reference(task: Task<E>): ReferenceSolution;

@@ -14,8 +14,12 @@ export const EVAL_TASKS = 12;
 /** Eval and train seeds come from disjoint ranges. */
 const SEED_BASE: Record<Split, number> = { eval: 1_000, train: 1_000_000 };
 
-/** Eval: tasks 0–7 are the paper's level, 8–11 the harder level. Train: every third task is harder. */
-export function levelFor(split: Split, index: number): Level {
+/**
+ * Two-level families (the paper's five): eval tasks 0–7 are level 1, 8–11 level 2; every third train task
+ * is level 2. Three-level families: eval tasks 0–3, 4–7, 8–11 are levels 1, 2, 3; train cycles 1, 2, 3.
+ */
+export function levelFor(split: Split, index: number, levels: readonly Level[] = [1, 2]): Level {
+  if (levels.length === 3) return split === "eval" ? levels[Math.floor(index / 4)]! : levels[index % 3]!;
   if (split === "eval") return index < 8 ? 1 : 2;
   return index % 3 === 2 ? 2 : 1;
 }
@@ -36,7 +40,7 @@ export function generateTask<E>(
   index: number,
   seed = seedFor(split, index),
 ): { task: Task<E>; site: Site } {
-  const level = levelFor(split, index);
+  const level = levelFor(split, index, scenario.levels);
   const site = createSite({ seed });
   const random = createRandom(`${scenario.id}:${split}:${index}:${seed}`);
   const { prompt, expected } = scenario.generate({ site, random, level, split });
