@@ -11,9 +11,10 @@ const sites = createSiteRegistry(1);
 const violations: string[] = [];
 const app = createRestApp({
   sites,
-  observe: (op, result) => {
-    const problem = responseViolations(op, result.status, result.body);
-    if (problem) violations.push(`${op.operationId} ${result.status}: ${problem}`);
+  observe: (_op, _result, { endpoint, answer }) => {
+    if (!answer) return;
+    const problem = responseViolations(endpoint, answer.status, answer.body);
+    if (problem) violations.push(`${endpoint.method} ${endpoint.path} ${answer.status}: ${problem}`);
   },
 });
 const pageId = [...sites.root.values("pages")][1]!.id;
