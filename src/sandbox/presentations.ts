@@ -4,6 +4,7 @@
  * operations). They are REST-only: tools and MCP offer the operations themselves.
  */
 import { CONTENT_PRESENTATIONS } from "./confluence/v1/content.ts";
+import { getHistoryForContent } from "./confluence/v1/history.ts";
 import { SPACE_PRESENTATIONS } from "./confluence/v1/spaces.ts";
 import { restV2Presentations } from "./jira/rest-v2.ts";
 import { OPERATIONS } from "./operations.ts";
@@ -12,5 +13,6 @@ import type { Presentation } from "./presentation.ts";
 export const PRESENTATIONS: readonly Presentation[] = [
   ...restV2Presentations(OPERATIONS),
   ...CONTENT_PRESENTATIONS,
+  getHistoryForContent,
   ...SPACE_PRESENTATIONS,
 ];

@@ -66,7 +66,7 @@ export function presentV1Space(space: Space, expand: Set<string> = new Set()) {
   };
 }
 
-function presentV1Version(site: Site, page: Page) {
+export function presentV1Version(site: Site, page: Page) {
   return {
     by: presentV1User(site, page.version.authorId),
     when: confluenceTime(page.version.createdAt),
@@ -76,6 +76,17 @@ function presentV1Version(site: Site, page: Page) {
     minorEdit: page.version.minorEdit,
     _expandable: { content: `/rest/api/content/${page.id}` },
     _links: { self: `/rest/api/content/${page.id}/version/${page.version.number}` },
+  };
+}
+
+/** A v1 ContentHistory: who created the page and when, and its current version as `lastUpdated`. */
+export function presentHistory(site: Site, page: Page) {
+  return {
+    latest: true,
+    createdBy: presentV1User(site, page.authorId),
+    createdDate: confluenceTime(page.createdAt),
+    lastUpdated: presentV1Version(site, page),
+    _links: { self: `/rest/api/content/${page.id}/history` },
   };
 }
 
@@ -116,15 +127,7 @@ export function presentContent(site: Site, page: Page, expand: Set<string>): Rec
     status: page.status,
     title: page.title,
     ...(expand.has("space") ? { space: presentV1Space(space) } : {}),
-    ...(expand.has("history")
-      ? {
-          history: {
-            latest: true,
-            createdBy: presentV1User(site, page.authorId),
-            createdDate: confluenceTime(page.createdAt),
-          },
-        }
-      : {}),
+    ...(expand.has("history") ? { history: presentHistory(site, page) } : {}),
     ...(expand.has("version") ? { version: presentV1Version(site, page) } : {}),
     ...(expand.has("ancestors")
       ? { ancestors: ancestorsOf(site, page).map((a) => presentContent(site, a, new Set())) }
