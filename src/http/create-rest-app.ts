@@ -22,6 +22,11 @@ export const MAX_BODY_BYTES = 1024 * 1024;
 
 export interface RestAppOptions {
   sites: SiteRegistry;
+  /**
+   * The public origin clients use (`--base-url`, e.g. `https://acme.atlassian.net` behind a proxy or a
+   * hosts-file name); `self` links and serverInfo's baseUrl start with it instead of the request's origin.
+   */
+  publicUrl?: string | null;
   /** When set, Basic auth must carry exactly these credentials. */
   credentials?: Credentials | null;
   operations?: readonly Operation[];
@@ -49,6 +54,7 @@ export interface ObservedRequest {
 export function createRestApp({
   sites,
   credentials = null,
+  publicUrl = null,
   operations = OPERATIONS,
   presentations = PRESENTATIONS,
   observe,
@@ -105,7 +111,7 @@ export function createRestApp({
     try {
       const body = hasBody(endpoint) ? await readJsonBody(c, endpoint) : undefined;
       const params = { ...collectQuery(c), ...pathParams(c) };
-      const origin = originOf(c.req.url);
+      const origin = publicUrl?.replace(/\/+$/, "") ?? originOf(c.req.url);
       const prefix = request.siteId === null ? "" : `/s/${request.siteId}`;
       const ctx = { baseUrl: `${origin}${prefix}`, accountId: actingUser(site, auth.email) };
       if (endpoint === op) {
