@@ -77,7 +77,9 @@ describe("atlas-gym serve", () => {
     expect(output).toContain("public base URL https://acme.atlassian.net");
     const info = await (await fetch(`${url}/rest/api/2/serverInfo`)).json();
     expect(info).toMatchObject({ baseUrl: "https://acme.atlassian.net", deploymentType: "Cloud" });
-    const issue = await (await fetch(`${url}/s/x/rest/api/2/issue/ENG-1?fields=summary`)).json();
+    const issue = (await (await fetch(`${url}/s/x/rest/api/2/issue/ENG-1?fields=summary`)).json()) as {
+      self: string;
+    };
     expect(issue.self).toBe("https://acme.atlassian.net/s/x/rest/api/2/issue/10000");
   });
 
