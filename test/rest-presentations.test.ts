@@ -14,7 +14,7 @@ const violations: string[] = [];
 const seen = new Set<string>();
 const app = createRestApp({
   sites,
-  observe: (op, result, { endpoint, answer }) => {
+  observe: (op, _result, { endpoint, answer }) => {
     if (!answer) return;
     seen.add(`${endpoint.method} ${endpoint.path} -> ${op.operationId}`);
     const problem = responseViolations(endpoint, answer.status, answer.body);
@@ -96,7 +96,11 @@ describe("Jira REST v2", () => {
     const status = await call("GET", "/rest/api/3/issue/ENG-1?fields=status");
     expect(status.body.fields.status.name).toBe("Done");
     const comment = (await call("GET", "/rest/api/3/issue/ENG-1/comment")).body.comments.at(-1);
-    expect(comment.body.content[0].content[1]).toEqual({ type: "text", text: "now", marks: [{ type: "strong" }] });
+    expect(comment.body.content[0].content[1]).toEqual({
+      type: "text",
+      text: "now",
+      marks: [{ type: "strong" }],
+    });
   });
 });
 

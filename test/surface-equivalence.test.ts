@@ -150,7 +150,10 @@ describe("the same reward through Jira v2 and Confluence v1 as through v3 / v2",
     expect(other.paths).not.toEqual(native.paths);
     const writes = other.paths.filter((p) => !p.startsWith("GET "));
     expect(writes.length).toBeGreaterThan(0);
-    for (const write of writes) expect(write).toMatch(/ \/s\/[^/]+\/(rest\/api\/2|wiki\/rest\/api)\/| \/(rest\/api\/2|wiki\/rest\/api)\//);
+    for (const write of writes)
+      expect(write).toMatch(
+        / \/s\/[^/]+\/(rest\/api\/2|wiki\/rest\/api)\/| \/(rest\/api\/2|wiki\/rest\/api)\//,
+      );
     // ...and recorded under the same operations, for the same reward.
     expect(other.operations).toEqual(native.operations);
     expect({ reward: other.reward, passed: other.passed, violations: other.violations }).toEqual({
