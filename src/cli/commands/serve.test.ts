@@ -1,7 +1,7 @@
 import { execFileSync } from "node:child_process";
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
-import { parseDuration } from "./serve.ts";
+import { parseBaseUrl, parseDuration } from "./serve.ts";
 
 const BIN = fileURLToPath(new URL("../../../bin/atlas-gym", import.meta.url));
 
@@ -13,6 +13,13 @@ describe("serve options", () => {
     ]);
     for (const bad of ["0", "soon", "-5", "10d", "500ms", "8d"])
       expect(() => ttl(bad)).toThrow(/--session-ttl must be a duration between 1s and 7 days/);
+  });
+
+  it("reads --base-url as an http(s) origin with an optional path, without a trailing slash", () => {
+    expect(parseBaseUrl("https://acme.atlassian.net/")).toBe("https://acme.atlassian.net");
+    expect(parseBaseUrl("http://gym.local:8080/proxy/")).toBe("http://gym.local:8080/proxy");
+    for (const bad of ["acme.atlassian.net", "ftp://x", "https://x/?a=1"])
+      expect(() => parseBaseUrl(bad)).toThrow(/--base-url must be/);
   });
 
   it("rejects a bad --session-ttl before serving", () => {

@@ -14,6 +14,24 @@ interface ServeOptions {
   sessionTtl: number;
   maxSessions: number;
   token?: string;
+  baseUrl?: string;
+}
+
+/** `--base-url`: an absolute http(s) URL, kept without a trailing slash. */
+export function parseBaseUrl(value: string): string {
+  let url: URL;
+  try {
+    url = new URL(value);
+  } catch {
+    throw new InvalidArgumentError(
+      `--base-url must be an absolute URL such as https://acme.atlassian.net; got '${value}'.`,
+    );
+  }
+  if ((url.protocol !== "http:" && url.protocol !== "https:") || url.search || url.hash)
+    throw new InvalidArgumentError(
+      `--base-url must be an http(s) URL without query or fragment; got '${value}'.`,
+    );
+  return `${url.origin}${url.pathname}`.replace(/\/+$/, "");
 }
 
 /** A duration such as `600`, `90s`, `10m` or `1h` (plain numbers are seconds), in milliseconds. */
@@ -33,7 +51,7 @@ export function registerServe(program: Command): void {
   program
     .command("serve")
     .description(
-      "Serve the simulated Jira Cloud REST v3 and Confluence Cloud v2 APIs and the env-server API over HTTP",
+      "Serve the simulated Jira Cloud REST v3/v2 and Confluence Cloud v2/v1 APIs and the env-server API over HTTP",
     )
     .option("--port <n>", "port to listen on", parseIntegerOption("--port", 0, 65535), 4010)
     .option("--host <host>", "interface to bind", "127.0.0.1")
@@ -51,6 +69,11 @@ export function registerServe(program: Command): void {
       parseIntegerOption("--max-sessions", 1, 1_000_000),
       4096,
     )
+    .option(
+      "--base-url <url>",
+      "public URL clients reach the site at (self links and serverInfo use it), e.g. https://acme.atlassian.net",
+      parseBaseUrl,
+    )
     .option("--token <token>", "require Authorization: Bearer <token> on /v1 routes (or set ATLAS_GYM_TOKEN)")
     .action(async (options: ServeOptions) => {
       const { startGymServer } = await import("../../server/start-gym-server.ts");
@@ -62,8 +85,9 @@ export function registerServe(program: Command): void {
         maxSessions: options.maxSessions,
       });
       console.log(`atlas-gym serving seed ${options.seed} at ${server.url}`);
-      console.log(`  Jira:       ${server.url}/rest/api/3/myself`);
-      console.log(`  Confluence: ${server.url}/wiki/api/v2/spaces`);
+      if (options.baseUrl) console.log(`  Links use the public base URL ${options.baseUrl}`);
+      console.log(`  Jira:       ${server.url}/rest/api/3/myself  (also /rest/api/2)`);
+      console.log(`  Confluence: ${server.url}/wiki/api/v2/spaces  (v1: /wiki/rest/api/content)`);
       console.log(`  Isolated sites: ${server.url}/s/<id>/...`);
       console.log(
         `  Env server: ${server.url}/v1/scenarios  (sessions: idle TTL ${options.sessionTtl / 1000} s, at most ${options.maxSessions}${token ? ", bearer token required" : ""})`,
