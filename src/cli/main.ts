@@ -13,11 +13,12 @@ import { registerReport } from "./commands/report.ts";
 import { registerServe } from "./commands/serve.ts";
 import { registerTasks } from "./commands/tasks.ts";
 import { registerTrain } from "./commands/train.ts";
+import { VERSION } from "../version.ts";
 
 const program = new Command()
   .name("atlas-gym")
   .description("Simulated Jira Cloud and Confluence Cloud for training and evaluating tool-using LLM agents.")
-  .version("0.1.0")
+  .version(VERSION)
   .showHelpAfterError();
 
 registerServe(program);

@@ -48,13 +48,6 @@ function parseJsonObject(value: string): Record<string, unknown> {
   throw new InvalidArgumentError(`expected a JSON object, e.g. '{"enable_thinking":false}', got '${value}'.`);
 }
 
-const slug = (model: string) =>
-  model
-    .replace(/^[a-z]+:/, "")
-    .replace(/[^A-Za-z0-9._-]+/g, "-")
-    .replace(/^-+|-+$/g, "")
-    .slice(-60) || "model";
-
 /** The run's configuration: flags given on the command line win; others come from a resumed run.json. */
 function resolveConfig(
   flags: EvalFlags,
@@ -104,6 +97,9 @@ function resolveConfig(
     provider: Object.fromEntries(Object.entries(provider).filter(([, v]) => v !== undefined)),
   };
 }
+
+/** Exit status of a run in which some episodes ended in a provider error. */
+export const PROVIDER_ERROR_EXIT = 3;
 
 export function registerEval(program: Command): void {
   program
@@ -164,12 +160,12 @@ export function registerEval(program: Command): void {
     .action(async (flags: EvalFlags, command: Command) => {
       const { SCENARIOS } = await import("../../scenarios/index.ts");
       const { DEFAULT_MODEL_SPEC } = await import("../../agent/providers/index.ts");
-      const { readRunConfig, runFiles } = await import("../../eval/run-dir.ts");
-      const { evaluate } = await import("../../eval/evaluate.ts");
+      const { defaultRunDir, readRunConfig, runFiles } = await import("../../eval/run-dir.ts");
+      const { evaluate, providerErrors } = await import("../../eval/evaluate.ts");
       const { createProgress } = await import("../../eval/progress.ts");
       const { terminalTable } = await import("../../eval/report-md.ts");
 
-      const dir = flags.out ?? `out/eval-${slug(flags.model ?? DEFAULT_MODEL_SPEC)}`;
+      const dir = flags.out ?? defaultRunDir(flags.model ?? DEFAULT_MODEL_SPEC);
       const saved = flags.resume ? readRunConfig(dir) : undefined;
       const defaults = { model: DEFAULT_MODEL_SPEC, scenarios: SCENARIOS.map((s) => s.id) };
       const config = resolveConfig(flags, command, defaults, saved);
@@ -200,6 +196,14 @@ export function registerEval(program: Command): void {
         console.log(
           `\n${summary.ran} episodes run${already}; wrote ${files.results}, ${files.reportMd}, ${files.reportHtml}`,
         );
+        const errors = providerErrors(summary);
+        if (errors > 0) {
+          // An outage is not a model result: say so last, and how to rerun only those episodes.
+          console.log(
+            `${errors} episode${errors === 1 ? "" : "s"} ended in a provider error and ${errors === 1 ? "was" : "were"} not scored; rerun ${errors === 1 ? "it" : "them"} with: atlas-gym eval --resume --out ${dir}`,
+          );
+          process.exitCode = PROVIDER_ERROR_EXIT;
+        }
       } finally {
         process.off("SIGINT", interrupt);
         process.off("SIGTERM", interrupt);
