@@ -8,8 +8,9 @@ import { fileURLToPath } from "node:url";
 
 const ROOT = fileURLToPath(new URL("..", import.meta.url));
 
-export const VERSION: string = JSON.parse(readFileSync(new URL("../package.json", import.meta.url), "utf8"))
-  .version;
+export const VERSION: string = JSON.parse(
+  readFileSync(new URL("../package.json", import.meta.url), "utf8"),
+).version;
 
 /** HEAD's commit when atlas-gym runs from a git checkout (with "-dirty" when it has changes), else null. */
 export function gitCommit(): string | null {

@@ -4,6 +4,7 @@
  */
 import { Command } from "commander";
 import { AtlasGymError } from "../errors.ts";
+import { VERSION } from "../version.ts";
 import { registerAuditReward } from "./commands/audit-reward.ts";
 import { registerCompare } from "./commands/compare.ts";
 import { registerEval } from "./commands/eval.ts";
@@ -13,7 +14,6 @@ import { registerReport } from "./commands/report.ts";
 import { registerServe } from "./commands/serve.ts";
 import { registerTasks } from "./commands/tasks.ts";
 import { registerTrain } from "./commands/train.ts";
-import { VERSION } from "../version.ts";
 
 const program = new Command()
   .name("atlas-gym")

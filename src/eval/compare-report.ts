@@ -5,9 +5,6 @@
 import type { CompareRow, CompareStat, Comparison } from "./compare.ts";
 import { type Align, interval, markdownTable, num, signed, textTable } from "./table.ts";
 
-const withCi = (value: number | null, ci: [number, number] | null) =>
-  value === null ? "—" : `${num(value)} ${ci ? interval(ci[0], ci[1], 2) : ""}`.trim();
-
 function delta(s: CompareStat): string {
   if (s.delta === null) return "—";
   const excludesZero = s.delta_ci !== null && (s.delta_ci[0] > 0 || s.delta_ci[1] < 0);
@@ -17,11 +14,7 @@ function delta(s: CompareStat): string {
 const FIGURES = ["mean_reward", "pass_rate", "pass_hat_k"] as const;
 
 function cells(name: string, r: CompareRow): string[] {
-  return [
-    name,
-    String(r.tasks),
-    ...FIGURES.flatMap((f) => [withCi(r[f].a, r[f].a_ci), withCi(r[f].b, r[f].b_ci), delta(r[f])]),
-  ];
+  return [name, String(r.tasks), ...FIGURES.flatMap((f) => [num(r[f].a), num(r[f].b), delta(r[f])])];
 }
 
 function table(c: Comparison, markdown: boolean): string {
@@ -47,7 +40,7 @@ const legend = (c: Comparison) => {
 };
 
 const method = (c: Comparison) =>
-  `Intervals: ${c.method.resamples} paired bootstrap resamples of tasks (stratified by scenario), percentile ${Math.round(c.method.level * 100)}% intervals, seed ${c.method.seed}; A and B values carry the same intervals in compare.json. * marks a delta whose interval excludes 0. pass^${c.k} covers the tasks with ${c.k} scored samples in both runs.`;
+  `Intervals: ${c.method.resamples} paired bootstrap resamples of tasks (stratified by scenario), percentile ${Math.round(c.method.level * 100)}% intervals, seed ${c.method.seed}; the intervals of A's and B's values are in compare.json. * marks a delta whose interval excludes 0. pass^${c.k} covers the tasks with at least ${c.k} scored samples in both runs.`;
 
 export function compareText(c: Comparison): string {
   return [...legend(c), table(c, false), method(c)].join("\n");

@@ -66,7 +66,11 @@ export function loadRun(dir: string): LoadedRun {
       providerErrors++;
       continue;
     }
-    byTask.set(e.taskId, { n: t.n + 1, rewardSum: t.rewardSum + e.reward, passes: t.passes + (e.passed ? 1 : 0) });
+    byTask.set(e.taskId, {
+      n: t.n + 1,
+      rewardSum: t.rewardSum + e.reward,
+      passes: t.passes + (e.passed ? 1 : 0),
+    });
   }
   const provenance = results.provenance;
   return {
@@ -167,7 +171,11 @@ function sharedTasks(a: LoadedRun, b: LoadedRun, common: boolean): Map<string, s
 
 type Figure = (t: TaskEpisodes) => TaskRewards | null;
 
-function stat(strata: Stratum[], label: string, options: Required<Omit<CompareOptions, "commonTasks">>): CompareStat {
+function stat(
+  strata: Stratum[],
+  label: string,
+  options: Required<Omit<CompareOptions, "commonTasks">>,
+): CompareStat {
   const used = strata.filter((s) => s.a.length > 0);
   if (used.length === 0) return NONE;
   const r = bootstrapCompare(used, label, options);
@@ -192,7 +200,9 @@ function row(
   const strata = (figure: Figure): Stratum[] =>
     [...tasks].map(([scenario, ids]) => {
       const pairs = ids
-        .map((id) => [figure(a.tasks.get(scenario)!.get(id)!), figure(b.tasks.get(scenario)!.get(id)!)] as const)
+        .map(
+          (id) => [figure(a.tasks.get(scenario)!.get(id)!), figure(b.tasks.get(scenario)!.get(id)!)] as const,
+        )
         .filter((p): p is readonly [TaskRewards, TaskRewards] => p[0] !== null && p[1] !== null);
       return { a: pairs.map((p) => p[0]), b: pairs.map((p) => p[1]), paired: true };
     });
@@ -202,8 +212,16 @@ function row(
     tasks: [...tasks.values()].reduce((n, ids) => n + ids.length, 0),
     episodes_a: episodes(a),
     episodes_b: episodes(b),
-    mean_reward: stat(strata((t) => ({ sum: t.rewardSum, count: t.n })), `${label}:reward`, options),
-    pass_rate: stat(strata((t) => ({ sum: t.passes, count: t.n })), `${label}:pass`, options),
+    mean_reward: stat(
+      strata((t) => ({ sum: t.rewardSum, count: t.n })),
+      `${label}:reward`,
+      options,
+    ),
+    pass_rate: stat(
+      strata((t) => ({ sum: t.passes, count: t.n })),
+      `${label}:pass`,
+      options,
+    ),
     pass_hat_k: stat(
       strata((t) => (t.n >= k ? { sum: passHatKForTask(t.n, t.passes, k), count: 1 } : null)),
       `${label}:pass^k`,

@@ -6,7 +6,13 @@
  * from the data. Every model-provided text is escaped; long texts are clipped.
  */
 import type { ChatToolCall } from "../agent/types.ts";
-import { type EpisodeRecord, extrasOf, isProviderError, type StoredCall, type StoredTurn } from "./episode-record.ts";
+import {
+  type EpisodeRecord,
+  extrasOf,
+  isProviderError,
+  type StoredCall,
+  type StoredTurn,
+} from "./episode-record.ts";
 import { clip, esc, pretty } from "./html.ts";
 
 /** Longest text shown for one message, argument set or observation. */
@@ -41,8 +47,10 @@ function turnNotes(turn: StoredTurn | undefined): string[] {
   if (!turn) return [];
   const notes: string[] = [];
   if (turn.retries > 0) notes.push(`<div class="label">${esc(turn.retries)} retries</div>`);
-  if (turn.problems?.length) notes.push(`<div class="bad">parse problems: ${esc(turn.problems.join("; "))}</div>`);
-  if (turn.raw !== undefined) notes.push(`<details><summary>raw model output</summary>${pre(turn.raw)}</details>`);
+  if (turn.problems?.length)
+    notes.push(`<div class="bad">parse problems: ${esc(turn.problems.join("; "))}</div>`);
+  if (turn.raw !== undefined)
+    notes.push(`<details><summary>raw model output</summary>${pre(turn.raw)}</details>`);
   return notes;
 }
 

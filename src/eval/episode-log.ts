@@ -62,7 +62,9 @@ export function readEpisodeLog<T = EpisodeRecord>(
         return false;
       }
       if (text.trim() === "" && last) return false;
-      const legacy = text.includes('"taskId":') ? " (written by an older atlas-gym; episodes are now snake_case records)" : "";
+      const legacy = text.includes('"taskId":')
+        ? " (written by an older atlas-gym; episodes are now snake_case records)"
+        : "";
       throw new EpisodeLogError(
         `${path}, line ${number}: not a JSON episode${legacy || (last ? "" : " (only a truncated last line is tolerated)")}`,
       );

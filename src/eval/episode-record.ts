@@ -192,7 +192,15 @@ const pick = (m: StoredMessage) => ({
 });
 
 const RECORD_KEYS = new Set([...KNOWN].map(snakeCase).concat(["retries"]));
-const SCORE_KEYS = new Set(["reward", "mode", "paper_reward", "passed", "components", "violations", "explanation"]);
+const SCORE_KEYS = new Set([
+  "reward",
+  "mode",
+  "paper_reward",
+  "passed",
+  "components",
+  "violations",
+  "explanation",
+]);
 
 /**
  * What other modules stored beside the trace (e.g. the task's `expectation`, an end-state diff), as

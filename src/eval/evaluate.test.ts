@@ -79,6 +79,13 @@ describe("evaluate with scripted policies", () => {
     expect(results!.overall.pass_hat_k).toBe(0);
   });
 
+  it("policy:random is the floor: below policy:borrowed-args, which copies the reference's arguments", async () => {
+    const random = await run("policy:random");
+    const borrowed = await run("policy:borrowed-args");
+    expect(random.results!.overall.pass_rate).toBe(0);
+    expect(random.results!.overall.mean_reward!).toBeLessThan(borrowed.results!.overall.mean_reward!);
+  });
+
   it("scores in the requested reward mode", async () => {
     const { results } = await run("policy:skip-validate", {
       config: { ...base, model: "policy:skip-validate", reward: "state" },

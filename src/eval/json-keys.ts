@@ -7,7 +7,10 @@ export const snakeCase = (key: string) => key.replace(/[A-Z]/g, (c) => `_${c.toL
 export const camelCase = (key: string) => key.replace(/_([a-z0-9])/g, (_, c: string) => c.toUpperCase());
 
 /** The object with its own keys renamed (values untouched); undefined values are dropped. */
-export function renameKeys<T extends object>(value: T, rename: (key: string) => string): Record<string, unknown> {
+export function renameKeys<T extends object>(
+  value: T,
+  rename: (key: string) => string,
+): Record<string, unknown> {
   return Object.fromEntries(
     Object.entries(value)
       .filter(([, v]) => v !== undefined)

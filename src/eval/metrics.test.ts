@@ -116,7 +116,13 @@ describe("eval metrics", () => {
     const withError = summarize([...a, outcomeOf(errored)], 2);
     const without = summarize(a, 2);
     expect(withError).toMatchObject({ episodes: 5, episodes_scored: 4, provider_errors: 1 });
-    for (const key of ["mean_reward", "mean_reward_ci", "pass_rate", "pass_hat_k", "mean_tool_calls"] as const)
+    for (const key of [
+      "mean_reward",
+      "mean_reward_ci",
+      "pass_rate",
+      "pass_hat_k",
+      "mean_tool_calls",
+    ] as const)
       expect(withError[key]).toEqual(without[key]);
     expect(withError.failures.missing_mutation).toBe(without.failures.missing_mutation);
     expect(withError.failures.provider_error).toBe(1);

@@ -58,9 +58,7 @@ export const outcomeOf = (record: EpisodeRecord): EpisodeOutcome => ({
   reward: record.score.reward,
   passed: record.score.passed,
   toolCalls: record.calls.length,
-  violations: [
-    ...new Set(((record.score.violations ?? []) as { code: ViolationCode }[]).map((v) => v.code)),
-  ],
+  violations: [...new Set(((record.score.violations ?? []) as { code: ViolationCode }[]).map((v) => v.code))],
   error: isProviderError(record) ? (record.error?.type ?? "unknown") : null,
 });
 

@@ -3,8 +3,9 @@
  * git commit, start and end time, the model and its provider settings, the tool set, split, n, k, seed,
  * reward mode, and each scenario's version and the content hash of its frozen eval split.
  */
-import { findScenario } from "../scenarios/index.ts";
+
 import { loadEvalSplit } from "../scenarios/frozen.ts";
+import { findScenario } from "../scenarios/index.ts";
 import { gitCommit, VERSION } from "../version.ts";
 import { renameKeys, snakeCase } from "./json-keys.ts";
 import type { EvalConfig } from "./run-dir.ts";

@@ -82,9 +82,9 @@ describe("provider failures", () => {
     await expect(
       evaluate({ dir, config: config(`openai:${server.baseURL}#other-model`, 0) }),
     ).rejects.toThrow(/does not serve model 'other-model' \(it serves: fake-model\)/);
-    await expect(
-      evaluate({ dir, config: config(`raw:${server.baseURL}#other-model`, 0) }),
-    ).rejects.toThrow(/does not serve model 'other-model'/);
+    await expect(evaluate({ dir, config: config(`raw:${server.baseURL}#other-model`, 0) })).rejects.toThrow(
+      /does not serve model 'other-model'/,
+    );
     expect(server.requests.length).toBe(before);
     expect(existsSync(dir)).toBe(false);
   });

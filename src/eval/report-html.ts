@@ -105,7 +105,10 @@ function provenanceLine(results: EvalResults): string {
   const p = results.provenance;
   if (!p) return "";
   const scenarios = Object.entries(p.scenarios)
-    .map(([id, s]) => `${id} ${s.version}${s.eval_split_sha256 ? ` (split ${s.eval_split_sha256.slice(0, 12)})` : ""}`)
+    .map(
+      ([id, s]) =>
+        `${id} ${s.version}${s.eval_split_sha256 ? ` (split ${s.eval_split_sha256.slice(0, 12)})` : ""}`,
+    )
     .join(", ");
   return `<p class="label">atlas-gym ${esc(p.atlas_gym_version)}${p.git_commit ? ` · commit ${esc(p.git_commit.slice(0, 12))}` : ""} · tools ${esc(p.tools)} · ${esc(p.started_at)} → ${esc(p.ended_at ?? "")} · ${esc(scenarios)}</p>`;
 }

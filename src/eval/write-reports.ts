@@ -6,9 +6,9 @@
 import { writeFileSync } from "node:fs";
 import { episodeKey, readEpisodeLog } from "./episode-log.ts";
 import { buildResults, type EpisodeOutcome, type EvalResults, outcomeOf } from "./metrics.ts";
+import type { Provenance } from "./provenance.ts";
 import { drillDownOutcomes, htmlReport, MAX_DRILL_DOWN, reportOrder } from "./report-html.ts";
 import { markdownReport } from "./report-md.ts";
-import type { Provenance } from "./provenance.ts";
 import { type EvalConfig, runFiles } from "./run-dir.ts";
 
 export interface WriteReportsOptions {

@@ -6,9 +6,9 @@
 import { Hono } from "hono";
 import { z } from "zod";
 import { EVAL_TASKS } from "../scenarios/tasks.ts";
-import { VERSION } from "../version.ts";
 import { defaultTools } from "../tools/catalogue.ts";
 import { toFunctionTool } from "../tools/define-tool.ts";
+import { VERSION } from "../version.ts";
 import { EnvRequestError } from "./errors.ts";
 import { bearerAuth, errorResponse } from "./protocol.ts";
 import { addSessionRoutes } from "./session-routes.ts";

@@ -8,8 +8,8 @@ import { chatFormat, type FormatName } from "../formats/index.ts";
 import type { Policy } from "../types.ts";
 import { assistantFromParsed, turnIndex } from "./assistant-message.ts";
 import { nodeHttpFetch } from "./node-http-fetch.ts";
-import { preflight } from "./preflight.ts";
 import { samplingBody } from "./openai-chat.ts";
+import { preflight } from "./preflight.ts";
 import { withRetries } from "./retry.ts";
 import { enableThinking, type ProviderSettings } from "./settings.ts";
 

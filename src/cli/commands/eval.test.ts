@@ -15,6 +15,7 @@ import {
   scriptedBehaviour,
   startFakeOpenAIServer,
 } from "../../../test/support/fake-openai-server.ts";
+import { SCRIPTED_POLICIES } from "../../agent/scripted/policies.ts";
 import { tasksFor } from "../../scenarios/frozen.ts";
 import { findScenario } from "../../scenarios/index.ts";
 
@@ -143,6 +144,15 @@ describe("atlas-gym eval (child process)", () => {
       "error: model server http://127.0.0.1:9/v1 is unreachable (ECONNREFUSED); no episode was run",
     );
     expect(existsSync(dir)).toBe(false);
+  });
+
+  it("--help lists and describes every scripted policy", async () => {
+    const help = start(["eval", "--help"]);
+    expect((await help.exit).code).toBe(0);
+    for (const policy of SCRIPTED_POLICIES)
+      expect(help.output().stdout).toMatch(
+        new RegExp(`policy:${policy.name}\\s+${policy.description.slice(0, 30).replace(/[()]/g, "\\$&")}`),
+      );
   });
 
   it("rejects bad flags with a clear message and writes nothing", async () => {

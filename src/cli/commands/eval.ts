@@ -4,6 +4,7 @@
  * With --resume, settings not given on the command line come from the run's run.json.
  */
 import { type Command, InvalidArgumentError, Option } from "commander";
+import { scriptedPolicyHelp } from "../../agent/scripted/policy-names.ts";
 import type { EvalConfig, EvalConfigInput } from "../../eval/run-dir.ts";
 import { parseIntegerOption } from "../options.ts";
 
@@ -129,7 +130,7 @@ export function registerEval(program: Command): void {
     .addOption(
       new Option("--reward <mode>", "reward mode").choices(["paper", "state", "gated"]).default("paper"),
     )
-    .option("--out <dir>", "run directory (default: out/eval-<model>)")
+    .option("--out <dir>", "run directory (default: out/eval-<model name>)")
     .option("--resume", "continue the run in --out, skipping episodes already logged", false)
     .option(
       "--max-turns <n>",
@@ -157,6 +158,10 @@ export function registerEval(program: Command): void {
     .option("--timeout <s>", "seconds per model request", parseNumber("--timeout", 0.001, 86_400))
     .option("--retries <n>", "retries of a failed model request", parseIntegerOption("--retries", 0, 100))
     .option("--api-key-env <name>", "environment variable holding the API key (default OPENAI_API_KEY)")
+    .addHelpText(
+      "after",
+      `\nScripted policies (--model policy:<name>), deterministic baselines for checking rewards:\n${scriptedPolicyHelp()}\n\nExit status: 0 when every episode was scored; 3 when some ended in a provider error (rerun them with --resume); 1 on bad input or an unreachable model server.`,
+    )
     .action(async (flags: EvalFlags, command: Command) => {
       const { SCENARIOS } = await import("../../scenarios/index.ts");
       const { DEFAULT_MODEL_SPEC } = await import("../../agent/providers/index.ts");

@@ -14,7 +14,6 @@ import { VERSION } from "../../version.ts";
 import { inputSchemaFor } from "./input-schema.ts";
 import type { McpBinding } from "./mcp-binding.ts";
 
-
 export const SITE_URI = "atlas-gym://site";
 export const PROMPT_URI = "atlas-gym://task/prompt";
 export const SCORE_URI = "atlas-gym://task/score";
