@@ -50,8 +50,9 @@ export function drillDownOutcomes(
 const STYLE = `
 body{font:14px/1.45 system-ui,sans-serif;margin:24px auto;max-width:1100px;padding:0 16px;color:#1d1d1f}
 table{border-collapse:collapse;margin:8px 0 20px}th,td{border:1px solid #ccc;padding:3px 8px}
-table.failures{table-layout:fixed;width:100%;font-size:12px}table.failures th{font-weight:600;vertical-align:bottom}
-table.failures td:first-child,table.failures th:first-child{width:22%;white-space:normal;overflow-wrap:anywhere}
+table.failures{table-layout:fixed;width:100%;font-size:12px}
+table.failures th,table.failures td{padding:3px 4px;overflow-wrap:anywhere;white-space:normal}
+table.failures th{font-weight:600;vertical-align:bottom}table.failures th:first-child{width:20%}
 .split{display:grid;grid-template-columns:minmax(0,3fr) minmax(0,2fr);gap:12px}
 aside.task-data{border-left:3px solid #54a24b;padding-left:8px}
 td:first-child{white-space:nowrap}td.n{text-align:right;font-variant-numeric:tabular-nums}th{background:#f3f3f3}
