@@ -89,6 +89,25 @@ describe("provider failures", () => {
     expect(existsSync(dir)).toBe(false);
   });
 
+  it("asks a one-token request instead when the server does not list its models", async () => {
+    const bare = await startFakeOpenAIServer((r) => {
+      if (r.body.model !== "served") return { status: 404, body: { error: { message: "model not found" } } };
+      return r.body.max_tokens === 1 ? { message: { content: "p" } } : competent(r);
+    }, null);
+    try {
+      const dir = tempDir();
+      await expect(evaluate({ dir, config: config(`openai:${bare.baseURL}#other`, 0) })).rejects.toThrow(
+        /does not serve model 'other' \(HTTP 404: 404 model not found\); no episode was run$/,
+      );
+      expect(existsSync(dir)).toBe(false);
+      const ok = await evaluate({ dir, config: { ...config(`openai:${bare.baseURL}#served`, 0), k: 1 } });
+      expect(ok.results!.overall).toMatchObject({ episodes: 4, provider_errors: 0, mean_reward: 1 });
+      expect(bare.requests[0]!.body).toMatchObject({ model: "other", max_tokens: 1 });
+    } finally {
+      await bare.close();
+    }
+  });
+
   it("records the retries of each turn on the episode", async () => {
     // Every other request fails once with a 503; one retry gets it through.
     let n = 0;
