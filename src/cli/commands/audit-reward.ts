@@ -42,7 +42,14 @@ export function registerAuditReward(program: Command): void {
         throw new UsageError("--split must be eval or train");
       const scenarios = options.scenario === "all" ? SCENARIOS : [findScenario(options.scenario)];
       const audits = scenarios.map((s) => auditScenario(s, tasksFor(s, options.split, options.n), options));
-      console.log(options.json ? JSON.stringify(audits, null, 2) : formatAudit(audits));
+      const { renameKeys, snakeCase } = await import("../../eval/json-keys.ts");
+      const json = () =>
+        JSON.stringify(
+          audits.map((a) => renameKeys(a, snakeCase)),
+          null,
+          2,
+        );
+      console.log(options.json ? json() : formatAudit(audits));
       if (audits.some((a) => a.saturationWarnings.length > 0)) process.exitCode = 2;
     });
 }

@@ -1,4 +1,5 @@
-import { execFileSync } from "node:child_process";
+import { execFileSync, spawnSync } from "node:child_process";
+import { createServer } from "node:net";
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
 import { parseBaseUrl, parseDuration } from "./serve.ts";
@@ -26,5 +27,25 @@ describe("serve options", () => {
     expect(() =>
       execFileSync(BIN, ["serve", "--session-ttl", "never"], { encoding: "utf8", stdio: "pipe" }),
     ).toThrow(/--session-ttl must be a duration/);
+  });
+
+  it("--help shows the --session-ttl default in the unit it accepts", () => {
+    const help = execFileSync(BIN, ["serve", "--help"], { encoding: "utf8" });
+    expect(help.replace(/\s+/g, " ")).toContain("(seconds, or 90s, 10m, 1h) (default: 600 s)");
+  });
+
+  it("says in one line that a busy port is busy", async () => {
+    const busy = createServer();
+    await new Promise<void>((resolve) => busy.listen(0, "127.0.0.1", resolve));
+    const { port } = busy.address() as { port: number };
+    try {
+      const run = spawnSync(BIN, ["serve", "--port", String(port)], { encoding: "utf8" });
+      expect(run.status).toBe(1);
+      expect(run.stderr).toBe(
+        `error: port ${port} is already in use on 127.0.0.1; choose another with --port\n`,
+      );
+    } finally {
+      busy.close();
+    }
   });
 });

@@ -3,7 +3,7 @@
  * /s/<id>) and, on the same port, the env server (/health, /v1/...) whose sessions are also reachable
  * over REST under /s/<session id>.
  */
-import { type Command, InvalidArgumentError } from "commander";
+import { type Command, InvalidArgumentError, Option } from "commander";
 import { parseIntegerOption } from "../options.ts";
 
 interface ServeOptions {
@@ -57,11 +57,13 @@ export function registerServe(program: Command): void {
     .option("--host <host>", "interface to bind", "127.0.0.1")
     .option("--seed <n>", "seed of the default fixture", parseIntegerOption("--seed", 0, 2 ** 32 - 1), 1)
     .option("--auth", "require Basic auth with the credentials printed at start-up", false)
-    .option(
-      "--session-ttl <duration>",
-      "reap env-server sessions idle this long (seconds, or 90s, 10m, 1h)",
-      parseDuration("--session-ttl"),
-      600_000,
+    .addOption(
+      new Option(
+        "--session-ttl <duration>",
+        "reap env-server sessions idle this long (seconds, or 90s, 10m, 1h)",
+      )
+        .argParser(parseDuration("--session-ttl"))
+        .default(600_000, "600 s"),
     )
     .option(
       "--max-sessions <n>",
@@ -77,12 +79,23 @@ export function registerServe(program: Command): void {
     .option("--token <token>", "require Authorization: Bearer <token> on /v1 routes (or set ATLAS_GYM_TOKEN)")
     .action(async (options: ServeOptions) => {
       const { startGymServer } = await import("../../server/start-gym-server.ts");
+      const { UsageError } = await import("../../errors.ts");
       const token = options.token ?? process.env.ATLAS_GYM_TOKEN ?? null;
       const server = await startGymServer({
         ...options,
         token,
         sessionTtlMs: options.sessionTtl,
         maxSessions: options.maxSessions,
+      }).catch((error: NodeJS.ErrnoException) => {
+        // A port that is taken (or not ours to bind) is the user's to fix: one line, not a stack trace.
+        const where = `${options.host}:${options.port}`;
+        if (error.code === "EADDRINUSE")
+          throw new UsageError(
+            `port ${options.port} is already in use on ${options.host}; choose another with --port`,
+          );
+        if (error.code === "EACCES" || error.code === "EADDRNOTAVAIL")
+          throw new UsageError(`cannot listen on ${where} (${error.code}); choose another --port or --host`);
+        throw error;
       });
       console.log(`atlas-gym serving seed ${options.seed} at ${server.url}`);
       if (options.baseUrl) console.log(`  Links use the public base URL ${options.baseUrl}`);
