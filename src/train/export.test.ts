@@ -3,9 +3,16 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { asyncBufferFromFile, parquetReadObjects } from "hyparquet";
 import { describe, expect, it } from "vitest";
+import { parse as parseYaml } from "yaml";
 import { findScenario } from "../scenarios/index.ts";
 import { createGymHandler } from "../server/start-gym-server.ts";
-import { exportRows, verlRecord, writeTrlJsonl, writeVerlParquet } from "./export.ts";
+import {
+  exportRows,
+  verlRecord,
+  writeTrlJsonl,
+  writeVerlAgentLoopConfig,
+  writeVerlParquet,
+} from "./export.ts";
 
 const scenarios = [findScenario("jira-transition-v1"), findScenario("jira-subtask-create-v1")];
 const dir = mkdtempSync(join(tmpdir(), "atlas-export-"));
@@ -58,10 +65,39 @@ describe("dataset export", () => {
     expect(plain).toEqual(rows.map(verlRecord));
     expect(plain[0]).toMatchObject({
       data_source: "atlas-gym/jira-transition-v1",
+      agent_name: "atlas_env",
       ability: "tool_use",
       reward_model: { style: "rule" },
-      extra_info: { split: "eval", index: 0, task_id: "jira-transition-v1/eval/0" },
+      extra_info: { split: "eval", index: 0, task_index: 0, task_id: "jira-transition-v1/eval/0" },
     });
     expect(plain[0].prompt.map((m: { role: string }) => m.role)).toEqual(["system", "user"]);
+  });
+
+  it("numbers verl rows uniquely across scenarios and across exports with another --start", () => {
+    const first = exportRows({ scenarios, split: "train", n: 3 }).map(verlRecord);
+    const next = exportRows({ scenarios, split: "train", n: 3, start: 3 }).map(verlRecord);
+    const indices = [...first, ...next].map((r) => r.extra_info.index);
+    expect(new Set(indices).size).toBe(12);
+    expect(first.map((r) => [r.extra_info.task_index, r.extra_info.index])).toEqual([
+      [0, 0],
+      [0, 1],
+      [1, 2],
+      [1, 3],
+      [2, 4],
+      [2, 5],
+    ]);
+  });
+
+  it("writes the agent-loop config verl's Ray workers load, with the env server URL", () => {
+    const path = join(dir, "verl", "agent_loop.yaml");
+    writeVerlAgentLoopConfig(path, { envUrl: "http://10.0.0.5:4010", rewardMode: "state" });
+    expect(parseYaml(readFileSync(path, "utf8"))).toEqual([
+      {
+        name: "atlas_env",
+        _target_: "atlas_gym.verl_agent_loop.AtlasEnvAgentLoop",
+        env_url: "http://10.0.0.5:4010",
+        reward_mode: "state",
+      },
+    ]);
   });
 });
