@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import json
 import os
-import re
 from pathlib import Path
 
 import pytest
@@ -17,47 +16,8 @@ from transformers import TrainerCallback
 
 from atlas_gym.client import EnvClient, SessionNotFoundError
 from atlas_gym.config import parse_config
-from atlas_gym.testing import build_random_qwen3, script_generation, tool_call_text
+from atlas_gym.testing import build_random_qwen3, script_generation, transition_policy
 from atlas_gym.train import run
-
-USER = re.compile(r"<\|im_start\|>user\n(.*?)<\|im_end\|>", re.S)
-CALL = re.compile(r"<tool_call>\n(\{.*?\})\n</tool_call>", re.S)
-RESPONSE = re.compile(r"<tool_response>\n(.*?)\n</tool_response>", re.S)
-
-
-def transition_policy(text: str, row: int) -> str:
-    """Even rows of the first turn solve the task (find the issue by summary if the prompt gives no key,
-    list its transitions, take the one to the named status, with the resolution asked for); odd rows
-    guess a transition id that does not exist."""
-    request = USER.search(text).group(1)
-    conversation = text[text.index(request) :]
-    calls = [json.loads(c) for c in CALL.findall(conversation)]
-    responses = RESPONSE.findall(conversation)
-    key = re.search(r"\b[A-Z]+-\d+\b", request)
-    if not calls and row % 2 == 1:
-        return tool_call_text("jira_transition_issue", {"issueIdOrKey": "ENG-1", "transition": {"id": "999"}})
-    if not calls and key is None:
-        summary = re.search(r'"([^"]+)"', request).group(1)
-        return tool_call_text("jira_search_issues", {"jql": f'summary ~ "{summary}"', "fields": ["summary"]})
-    if not calls or calls[-1]["name"] == "jira_search_issues":
-        if key is None:
-            summary = re.search(r'"([^"]+)"', request).group(1)
-            issues = json.loads(responses[-1])["issues"]
-            key = next(i for i in issues if i["fields"]["summary"] == summary)["key"]
-        else:
-            key = key.group(0)
-        return tool_call_text("jira_get_transitions", {"issueIdOrKey": key})
-    if calls[-1]["name"] == "jira_get_transitions":
-        key = calls[-1]["arguments"]["issueIdOrKey"]
-        named = [t for t in json.loads(responses[-1])["transitions"] if t["to"]["name"] in request]
-        target = max(named, key=lambda t: len(t["to"]["name"]))
-        arguments = {"issueIdOrKey": key, "transition": {"id": target["id"]}}
-        resolution = re.search(r"(?:resolution|Resolve it as) '?(.+?)'?\.$", request)
-        if resolution and target["to"]["name"] == "Done":
-            arguments["fields"] = {"resolution": {"name": resolution.group(1)}}
-        return tool_call_text("jira_transition_issue", arguments)
-    return "Done.<|im_end|>"
-
 
 @pytest.fixture(scope="module")
 def tiny_model(tmp_path_factory, env_server) -> Path:
