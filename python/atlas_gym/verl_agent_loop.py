@@ -10,14 +10,15 @@ session the tools changed), returned as `reward_score`, with `passed`, the viola
 mode in `reward_extra_info`; the session is deleted in every case. A failed tool call is data for the
 model (its error text, as in evaluation and TRL).
 
-verl builds this class on every AgentLoopWorker from the agent-loop config file that the export writes
-(`actor_rollout_ref.rollout.agent.agent_loop_config_path`); its keys (`env_url`, `reward_mode`, `token`)
-arrive as keyword arguments. The token may also come from ATLAS_GYM_TOKEN (set it in Ray's runtime_env).
+verl builds this class for every trajectory, on the AgentLoopWorkers, from the agent-loop config file that
+the export writes (`actor_rollout_ref.rollout.agent.agent_loop_config_path`); its keys (`env_url`: one URL
+or several comma-separated env servers taken in turn, `reward_mode`, `token`) arrive as keyword arguments. The token may also come from ATLAS_GYM_TOKEN (set it in Ray's runtime_env).
 """
 
 from __future__ import annotations
 
 import asyncio
+import itertools
 import json
 import logging
 import os
@@ -31,6 +32,7 @@ from .client import EnvClient, EnvServerError, Session, SessionNotFoundError
 
 logger = logging.getLogger(__name__)
 
+_TURNS = itertools.count()
 # The name `atlas-gym export --format verl` writes in the agent_name column and the agent-loop config.
 AGENT_NAME = "atlas_env"
 
@@ -49,7 +51,10 @@ class AtlasEnvAgentLoop(AgentLoopBase):
     ):
         kwargs.pop("tools", None)  # verl's own tool list: the tools come from the session instead
         super().__init__(*args, **kwargs)
-        self.client = client or EnvClient(env_url, token=token or os.environ.get("ATLAS_GYM_TOKEN"))
+        # Several env servers (comma-separated URLs) share the load: trajectories take them in turn.
+        urls = [u.strip() for u in env_url.split(",") if u.strip()]
+        url = urls[next(_TURNS) % len(urls)]
+        self.client = client or EnvClient(url, token=token or os.environ.get("ATLAS_GYM_TOKEN"))
         self.reward_mode = reward_mode
         multi_turn = self.rollout_config.multi_turn
         self.max_assistant_turns = multi_turn.max_assistant_turns

@@ -244,3 +244,16 @@ def test_rows_without_a_task_are_refused_before_any_session_opens(qwen3_dir, env
     with pytest.raises(ValueError, match="atlas-gym export --format verl"):
         run_directly(qwen3_dir, server, env_server.url, "hermes", "qwen3", extra_info={"index": 3})
     assert spy["opened"] == []
+
+
+def test_several_env_servers_are_taken_in_turn(qwen3_dir):
+    from transformers import AutoTokenizer
+
+    server = ScriptedServer(AutoTokenizer.from_pretrained(qwen3_dir), lambda text, request_id: "")
+    urls = ["http://10.0.0.5:4010", "http://10.0.0.6:4010"]
+
+    async def build():
+        return [direct_loop(qwen3_dir, server, ",".join(urls), "hermes", "qwen3").client.base_url for _ in range(4)]
+
+    chosen = asyncio.run(build())
+    assert sorted(chosen) == sorted(urls * 2) and chosen[0] != chosen[1]

@@ -36,7 +36,7 @@ export function registerExport(program: Command): void {
     .requiredOption("--out <path>", "file to write (.jsonl for trl, .parquet for verl)")
     .option(
       "--env-url <url>",
-      "verl: the env server as every Ray node reaches it (serve with --host and --token on several nodes)",
+      "verl: the env server as every Ray node reaches it (serve with --host and --token on several nodes; comma-separated URLs: several servers, taken in turn)",
       "http://127.0.0.1:4010",
     )
     .option(
