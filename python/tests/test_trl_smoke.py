@@ -15,7 +15,7 @@ import torch
 from transformers import TrainerCallback
 
 from atlas_gym.client import EnvClient, SessionNotFoundError
-from atlas_gym.config import parse_config
+from atlas_gym.config import load_config
 from atlas_gym.testing import build_random_qwen3, script_generation, transition_policy
 from atlas_gym.train import run
 
@@ -33,24 +33,28 @@ def tiny_model(tmp_path_factory, env_server) -> Path:
 
 
 def test_two_grpo_steps_against_the_env_server(tiny_model, client, tmp_path):
-    config = parse_config(
-        {
-            "model": str(tiny_model),
-            "scenarios": ["jira-transition-v1"],
-            "train_tasks": 2,  # train tasks 0 and 1 name their issue by key (level 1)
-            "lora": {"r": 4, "alpha": 8, "dropout": 0.0, "target_modules": ["q_proj", "v_proj"]},
-            "num_generations": 2,
-            "per_device_train_batch_size": 4,
-            "learning_rate": 0.05,
-            "beta": 0.04,
-            "epsilon_high": 0.28,
-            "max_turns": 4,
-            "max_completion_length": 4096,
-            "max_steps": 2,
-            "save_steps": 100,
-            "output_dir": str(tmp_path / "run"),
-        }
+    settings = tmp_path / "smoke.yaml"
+    settings.write_text(  # JSON is YAML: validated by the TypeScript schema, as `atlas-gym train` does
+        json.dumps(
+            {
+                "model": str(tiny_model),
+                "scenarios": ["jira-transition-v1"],
+                "train_tasks": 2,
+                "lora": {"r": 4, "alpha": 8, "dropout": 0.0, "target_modules": ["q_proj", "v_proj"]},
+                "num_generations": 2,
+                "per_device_train_batch_size": 4,
+                "learning_rate": 0.05,
+                "beta": 0.04,
+                "epsilon_high": 0.28,
+                "max_turns": 4,
+                "max_completion_length": 4096,
+                "max_steps": 2,
+                "save_steps": 100,
+                "output_dir": str(tmp_path / "run"),
+            }
+        )
     )
+    config = load_config(settings)
     state: dict = {}
     scored: list[tuple[str, float]] = []
     score = client.score
