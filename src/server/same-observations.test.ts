@@ -10,7 +10,7 @@ import { describe, expect, it } from "vitest";
 import { createEpisode, DEFAULT_BASE_URL } from "../scenarios/episode.ts";
 import { tasksFor } from "../scenarios/frozen.ts";
 import { findScenario } from "../scenarios/index.ts";
-import type { ToolCallRequest } from "../tools/execute-tool.ts";
+import type { ToolCallRequest, ToolCallResult } from "../tools/execute-tool.ts";
 import { createGymHandler } from "./start-gym-server.ts";
 
 const ORIGIN = "http://127.0.0.1:4999";
@@ -87,6 +87,34 @@ describe("the same observations in training and evaluation", () => {
     expect(((await rest.json()) as { self: string }).self).toBe(
       `${ORIGIN}/s/${opened.session_id}/rest/api/3/issue/${(JSON.parse(fromEval[0]!) as { id: string }).id}`,
     );
+    await handler.mcp.close();
+  });
+
+  it("credits the page URL on the canonical base, and on the session's REST address", async () => {
+    const handler = createGymHandler({ seed: 1 });
+    for (const base of ["canonical", "rest"] as const) {
+      const opened = await json(handler, "POST", "/v1/sessions", { task_id: task.id });
+      const solution = scenario.reference(task);
+      let next = solution.next(undefined as unknown as ToolCallResult);
+      let linked = "";
+      while (!next.done) {
+        const call = structuredClone(next.value);
+        const object = (call.arguments as { object?: { url: string } }).object;
+        if (object && base === "rest")
+          object.url = object.url.replace(DEFAULT_BASE_URL, opened.rest_base_url as string);
+        linked ||= object?.url ?? "";
+        const answer = await json(handler, "POST", `/v1/sessions/${opened.session_id}/tools/${call.name}`, {
+          arguments: call.arguments,
+        });
+        const text = (answer.ok ? answer.output : answer.error) as string;
+        next = solution.next({ ok: answer.ok, observation: text, body: JSON.parse(text) } as ToolCallResult);
+      }
+      expect(linked.startsWith(base === "rest" ? `${ORIGIN}/s/` : `${DEFAULT_BASE_URL}/wiki/spaces/`)).toBe(
+        true,
+      );
+      const score = await json(handler, "POST", `/v1/sessions/${opened.session_id}/score`, {});
+      expect(score).toMatchObject({ passed: true, reward: 1 });
+    }
     await handler.mcp.close();
   });
 });
