@@ -17,7 +17,7 @@ from transformers import TrainerCallback
 from atlas_gym.client import EnvClient, SessionNotFoundError
 from atlas_gym.config import load_config
 from atlas_gym.testing import build_random_qwen3, script_generation, transition_policy
-from atlas_gym.train import run
+from atlas_gym.train import run, save_interrupted
 
 @pytest.fixture(scope="module")
 def tiny_model(tmp_path_factory, env_server) -> Path:
@@ -74,6 +74,7 @@ def test_two_grpo_steps_against_the_env_server(tiny_model, client, tmp_path):
             state["after"] = trainable(model)
 
     def prepare(trainer):
+        state["trainer"] = trainer
         state["before"] = trainable(trainer.model)
         state["device"] = next(trainer.model.parameters()).device.type
         state["seen"] = script_generation(trainer.model, trainer.processing_class, transition_policy)
@@ -106,3 +107,9 @@ def test_two_grpo_steps_against_the_env_server(tiny_model, client, tmp_path):
     assert [json.loads(line)["step"] for line in log_lines] == [1, 2]
     assert (tmp_path / "run" / "final" / "adapter_config.json").exists()
     assert (tmp_path / "run" / "merged" / "config.json").exists()
+    # What Ctrl-C leaves: a full checkpoint that --resume accepts (model, optimizer and trainer state).
+    save_interrupted(state["trainer"], config)
+    interrupted = tmp_path / "run" / "interrupted"
+    assert json.loads((interrupted / "trainer_state.json").read_text())["global_step"] == 2
+    assert (interrupted / "optimizer.pt").exists() and (interrupted / "adapter_model.safetensors").exists()
+    assert not (tmp_path / "run" / "checkpoint-2").exists()
