@@ -1,6 +1,8 @@
-import { mkdtempSync, readFileSync } from "node:fs";
+import { spawnSync } from "node:child_process";
+import { existsSync, mkdtempSync, readFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { fileURLToPath } from "node:url";
 import { asyncBufferFromFile, parquetReadObjects } from "hyparquet";
 import { describe, expect, it } from "vitest";
 import { parse as parseYaml } from "yaml";
@@ -99,5 +101,23 @@ describe("dataset export", () => {
         reward_mode: "state",
       },
     ]);
+  });
+
+  it("atlas-gym export --format verl writes the parquet and the loop config, and refuses a bad --env-url", () => {
+    const bin = fileURLToPath(new URL("../../bin/atlas-gym", import.meta.url));
+    const out = join(dir, "cli", "train.parquet");
+    const args = ["export", "--format", "verl", "--n", "1", "--scenario", "jira-transition-v1", "--out", out];
+    const bad = spawnSync(bin, [...args, "--env-url", "10.0.0.5:4010"], { encoding: "utf8" });
+    expect(bad.status).not.toBe(0);
+    expect(bad.stderr).toContain('--env-url must look like http://10.0.0.5:4010, got "10.0.0.5:4010"');
+    expect(existsSync(out)).toBe(false);
+    const good = spawnSync(bin, [...args, "--env-url", "http://10.0.0.5:4010,http://10.0.0.6:4010"], {
+      encoding: "utf8",
+    });
+    expect(good.status).toBe(0);
+    expect(existsSync(out)).toBe(true);
+    expect(parseYaml(readFileSync(join(dir, "cli", "agent_loop.yaml"), "utf8"))[0].env_url).toBe(
+      "http://10.0.0.5:4010,http://10.0.0.6:4010",
+    );
   });
 });
