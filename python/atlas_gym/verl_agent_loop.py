@@ -150,7 +150,7 @@ class AtlasEnvAgentLoop(AgentLoopBase):
             "reward_mode": score.mode or self.reward_mode or "paper",
             "tool_calls": calls,
             "tool_errors": errors,
-            "session_id": session.session_id,
+            "env_session_id": session.session_id,  # not "session_id": verl's V1 manager uses that column
         }
         return AgentLoopOutput(
             prompt_ids=list(prompt_ids),

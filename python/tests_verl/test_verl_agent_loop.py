@@ -118,7 +118,7 @@ def test_grpo_rollouts_through_verls_worker_are_scored_by_the_env_server(qwen3_d
     output = asyncio.run(worker.generate_sequences(batch))
 
     # One session per trajectory, each scored once by /score, and every one deleted afterwards.
-    sessions = list(output.non_tensor_batch["session_id"])
+    sessions = list(output.non_tensor_batch["env_session_id"])
     assert len(set(sessions)) == 4 and sorted(sessions) == sorted(spy["opened"]) == sorted(spy["scores"])
     for session_id in sessions:
         with pytest.raises(SessionNotFoundError):
@@ -212,7 +212,7 @@ def test_qwen3_5_xml_calls_with_nested_arguments_and_a_failed_call_as_data(qwen3
     assert output.reward_score == spy["scores"][session_id].reward == 0.0
     info = output.extra_fields["reward_extra_info"]
     assert info["reward_mode"] == "state" and info["passed"] is False and info["tool_errors"] == 1
-    assert info["tool_calls"] == 2 and info["session_id"] == session_id
+    assert info["tool_calls"] == 2 and info["env_session_id"] == session_id
     # The prompt is the session's own: its messages and its scenario's tools with their nested schemas.
     assert server.prompts[request_id].count('"transition"') >= 1 and "You may make at most" in server.prompts[request_id]
     with pytest.raises(SessionNotFoundError):
