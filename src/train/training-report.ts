@@ -4,9 +4,12 @@
  * (no GRPO signal), and KL, tool calls and completion length when logged. Charts are Vega-Lite specs
  * rendered to SVG without a browser and inlined, so the HTML file makes no requests.
  */
+
+import { writeFileSync } from "node:fs";
+import { basename, join, resolve } from "node:path";
 import * as vega from "vega";
 import { compile, type TopLevelSpec } from "vega-lite";
-import { summarize, type TrainingStep } from "./training-log.ts";
+import { readTrainingLog, summarize, type TrainingStep } from "./training-log.ts";
 
 const SCHEMA = "https://vega.github.io/schema/vega-lite/v6.json";
 const WIDTH = 640;
@@ -159,4 +162,15 @@ figure{margin:1.5rem 0}</style></head>
 ${charts.map((svg) => `<figure>${svg}</figure>`).join("\n")}
 </body></html>
 `;
+}
+
+/** Writes `<dir>/training_report.html` (or `out`) from `<dir>/training_log.jsonl`; returns its path and steps. */
+export async function writeTrainingReport(
+  dir: string,
+  out?: string,
+): Promise<{ path: string; steps: number }> {
+  const steps = readTrainingLog(dir);
+  const path = out ?? join(dir, "training_report.html");
+  writeFileSync(path, await trainingReportHtml(steps, `Training dynamics: ${basename(resolve(dir))}`));
+  return { path, steps: steps.length };
 }

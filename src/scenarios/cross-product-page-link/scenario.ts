@@ -18,8 +18,8 @@
  * for linking a wrong new page, and a check against the page's title needs the episode's final site,
  * which the reward spec (built before the episode) cannot see. Accepted URL forms:
  * `/wiki/spaces/<KEY>/pages/<id>` with any or no title slug, `/wiki/x/<tiny id>` and
- * `/wiki/pages/viewpage.action?pageId=<id>`, on the base URL the episode's site is served at (the
- * reward context's baseUrl, so REST sessions under `/s/<id>` score the same).
+ * `/wiki/pages/viewpage.action?pageId=<id>`, on the canonical base URL tool outputs carry (the reward
+ * context's baseUrl) or on the session's REST address (`restBaseUrl`, what REST clients under `/s/<id>` see).
  *
  * Reward constants (both levels): R1 0.7 — createPage 0.4 (spaceId 0.05, parentId 0.1, title 0.1,
  * published status 0.05, body mentions the key 0.05 and the summary 0.05), createOrUpdateRemoteIssueLink
@@ -126,14 +126,15 @@ export default defineScenario<PageLinkExpected>({
   },
   /** None: the page title derives from a fixture issue (see the top comment). */
   introduces: () => [],
-  reward({ expected: e }, site, { baseUrl }) {
+  reward({ expected: e }, site, { baseUrl, restBaseUrl }) {
     /** The id the first page created on this site gets (see the top comment). */
     const pageId = String(site.fork().nextId("page", PAGE_ID_START));
     const issueRef = oneOf([e.issueKey, e.issueId], `is ${e.issueKey}`);
     const isIssue = (i: CallInput) => issueRef.test(i.params.issueIdOrKey);
     const mentions = (i: CallInput, ...values: string[]) =>
       values.some((v) => JSON.stringify(i.params).includes(v));
-    const url = pageUrl(e.spaceKey, pageId, [wikiBase(baseUrl)]);
+    const bases = [baseUrl, ...(restBaseUrl ? [restBaseUrl] : [])].map(wikiBase);
+    const url = pageUrl(e.spaceKey, pageId, bases);
     const bodyValue = ["body.body.value", "body.body.storage.value", "body.body.atlas_doc_format.value"];
     return {
       mutations: [
