@@ -12,7 +12,7 @@ import type { Expectation } from "./expectation.ts";
 import { fieldPoints } from "./expectation-rules.ts";
 import { PENALTIES, type ViolationCode } from "./penalties.ts";
 import { identities, readIsAbout } from "./reads.ts";
-import { describeChange, judgeState } from "./verdict.ts";
+import { judgeState } from "./verdict.ts";
 
 export type { ViolationCode } from "./penalties.ts";
 
@@ -209,5 +209,3 @@ function explain(s: Omit<Score, "explanation">): string {
   for (const v of s.violations) lines.push(`  R3 -${v.penalty.toFixed(3)} [${v.code}] ${v.message}`);
   return lines.join("\n");
 }
-
-export { describeChange };
