@@ -11,7 +11,7 @@ import { type CallEffect, revertedMutations, setterOf, wastedWrites } from "./ef
 import type { Expectation } from "./expectation.ts";
 import { fieldPoints } from "./expectation-rules.ts";
 import { PENALTIES, type ViolationCode } from "./penalties.ts";
-import { identities, readIsAbout } from "./reads.ts";
+import { type Identity, identities, readIsAbout } from "./reads.ts";
 import { judgeState } from "./verdict.ts";
 
 export type { ViolationCode } from "./penalties.ts";
@@ -168,7 +168,7 @@ function r2(
   const refusal = x.refuse !== undefined;
   const first = effects[0]?.index ?? (refusal ? calls.length : -1);
   const last = effects.at(-1)?.index ?? calls.length;
-  const reads = (from: number, to: number, ids: string[]) =>
+  const reads = (from: number, to: number, ids: Identity[]) =>
     ids.length > 0 &&
     calls
       .slice(Math.max(0, from), Math.max(0, to))
