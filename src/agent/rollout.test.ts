@@ -65,6 +65,9 @@ describe("runEpisode", () => {
     });
     expect(trace.truncation).toBeUndefined();
     expect(trace.score.violations.map((v) => v.code)).toContain("missing_mutation");
+    // The task's expectation travels with the episode (episodes.jsonl), as plain data.
+    expect(JSON.parse(JSON.stringify(trace)).expectation).toEqual(episode().expectation);
+    expect(trace.expectation?.entities.length).toBeGreaterThan(0);
   });
 
   it("says nothing about the scenario in the system prompt", () => {
@@ -118,7 +121,7 @@ describe("runEpisode", () => {
   it("truncates when the call budget is spent, after recording the call past it", async () => {
     const read = callTurn(["jira_get_issue", { issueIdOrKey: "ENG-2" }]);
     const trace = await runEpisode(episode(), turnsPolicy([read]));
-    const budget = episode().spec.budget;
+    const budget = episode().expectation.budget;
     expect(trace.calls).toHaveLength(budget + 1);
     expect(trace.calls.at(-1)!.errorType).toBe("budget");
     expect(trace).toMatchObject({

@@ -83,7 +83,7 @@ export function createEnvApp({ sessions, tasks = createTaskSource(), token }: En
           level: t.level,
           prompt: t.prompt,
           messages: openingMessages(episode),
-          max_tool_calls: episode.spec.budget,
+          max_tool_calls: episode.expectation.budget,
         };
       }),
     });

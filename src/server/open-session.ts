@@ -52,7 +52,7 @@ export function openSession(
       seed: episode.task.seed,
       messages: openingMessages(episode),
       tools: episode.functionTools(),
-      limits: { max_tool_calls: episode.spec.budget },
+      limits: { max_tool_calls: episode.expectation.budget },
       rest_base_url: `${origin}/s/${session.id}`,
     },
   };

@@ -12,5 +12,9 @@ describe("atlas-gym audit-reward --json", () => {
       expect.arrayContaining(["worst_failing", "noop_above_zero_share", "zero_variance_share", "group_size"]),
     );
     expect(Object.keys(audit).filter((key) => /[A-Z]/.test(key))).toEqual([]);
+    // The probes generated from the task's expectation: none judged wrong (else the exit code is 2).
+    expect(audit.probes.probes).toBeGreaterThan(0);
+    expect(audit.probes.false_passes).toEqual([]);
+    expect(audit.probes.false_fails).toEqual([]);
   });
 });
