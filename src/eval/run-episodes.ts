@@ -5,7 +5,9 @@
  * stops new episodes and drops the interrupted ones, so a resumed run repeats nothing and loses nothing.
  * An exception (a bug) stops the other workers and is rethrown.
  */
+
 import { setMaxListeners } from "node:events";
+import { withChildSignal } from "../agent/child-signal.ts";
 import { runEpisode } from "../agent/rollout.ts";
 import type { EpisodeTrace, Policy } from "../agent/types.ts";
 import type { RewardMode } from "../reward/score.ts";
@@ -69,7 +71,7 @@ export interface RunEpisodesSummary {
 export async function runEpisodes(options: RunEpisodesOptions): Promise<RunEpisodesSummary> {
   const todo = options.plan.filter((p) => !options.log.keys.has(p.key));
   const stop = new AbortController();
-  // One listener per episode in flight (withEpisodeSignal): bounded by the concurrency.
+  // One listener per episode in flight (withChildSignal): bounded by the concurrency.
   setMaxListeners(0, stop.signal);
   const onAbort = () => stop.abort(options.signal?.reason);
   options.signal?.addEventListener("abort", onAbort, { once: true });
@@ -80,7 +82,7 @@ export async function runEpisodes(options: RunEpisodesOptions): Promise<RunEpiso
     while (next < todo.length && !stop.signal.aborted) {
       const item = todo[next++]!;
       const episode = createEpisode(item.scenario, item.task, { toolSet: options.toolSet });
-      const trace = await withEpisodeSignal(stop.signal, (signal) =>
+      const trace = await withChildSignal(stop.signal, (signal) =>
         runEpisode(episode, options.policy, {
           maxTurns: options.maxTurns,
           signal,
@@ -114,22 +116,4 @@ export async function runEpisodes(options: RunEpisodesOptions): Promise<RunEpiso
     skipped: options.plan.length - todo.length,
     aborted: options.plan.some((p) => !options.log.keys.has(p.key)),
   };
-}
-
-/**
- * Runs one episode with its own signal, aborted with the run's. Clients may add an abort listener per
- * request and never remove it (openai 6 does); on a per-episode signal those die with the episode
- * instead of piling up on the run's signal for the whole run.
- */
-async function withEpisodeSignal<T>(run: AbortSignal, body: (signal: AbortSignal) => Promise<T>): Promise<T> {
-  const episode = new AbortController();
-  setMaxListeners(0, episode.signal);
-  const forward = () => episode.abort(run.reason);
-  if (run.aborted) forward();
-  else run.addEventListener("abort", forward, { once: true });
-  try {
-    return await body(episode.signal);
-  } finally {
-    run.removeEventListener("abort", forward);
-  }
 }

@@ -5,8 +5,8 @@
  * client's request errors are bugs and are rethrown.
  */
 import { APIConnectionError, APIConnectionTimeoutError, APIError, APIUserAbortError } from "openai";
+import { withChildSignal } from "../child-signal.ts";
 import type { PolicyError } from "../types.ts";
-import { withRequestSignal } from "./request-signal.ts";
 
 export type Sleep = (ms: number, signal?: AbortSignal) => Promise<void>;
 
@@ -32,7 +32,7 @@ export const DEFAULT_RETRIES = 4;
 
 /**
  * Runs `attempt` until it succeeds or fails for good. Each attempt gets its own abort signal that
- * follows `options.signal` (see request-signal.ts), so long runs do not pile listeners on the caller's.
+ * follows `options.signal` (see child-signal.ts), so long runs do not pile listeners on the caller's.
  */
 export async function withRetries<T>(
   attempt: (signal: AbortSignal) => Promise<T>,
@@ -42,7 +42,7 @@ export async function withRetries<T>(
   const sleep = options.sleep ?? defaultSleep;
   for (let n = 0; ; n++) {
     try {
-      return { ok: true, value: await withRequestSignal(options.signal, attempt), attempts: n + 1 };
+      return { ok: true, value: await withChildSignal(options.signal, attempt), attempts: n + 1 };
     } catch (thrown) {
       const failure = classify(thrown, options.now ?? Date.now);
       if (!failure.retryable || n >= retries || options.signal?.aborted)

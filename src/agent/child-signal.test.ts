@@ -1,12 +1,12 @@
 import { getEventListeners } from "node:events";
 import { describe, expect, it } from "vitest";
-import { withRequestSignal } from "./request-signal.ts";
+import { withChildSignal } from "./child-signal.ts";
 
-describe("withRequestSignal", () => {
+describe("withChildSignal", () => {
   it("leaves no listener on the caller's signal after many requests", async () => {
     const outer = new AbortController();
     for (let i = 0; i < 2000; i++) {
-      await withRequestSignal(outer.signal, async (signal) => {
+      await withChildSignal(outer.signal, async (signal) => {
         signal.addEventListener("abort", () => {});
       });
     }
@@ -15,7 +15,7 @@ describe("withRequestSignal", () => {
 
   it("aborts the request when the caller aborts, with the caller's reason", async () => {
     const outer = new AbortController();
-    const seen = withRequestSignal(
+    const seen = withChildSignal(
       outer.signal,
       (signal) => new Promise((_, reject) => signal.addEventListener("abort", () => reject(signal.reason))),
     );
