@@ -52,7 +52,7 @@ export const EvalConfig = z.object({
   k: z.number().int().min(1),
   concurrency: z.number().int().min(1),
   seed: z.number().int().min(0),
-  reward: z.enum(REWARD_MODES as ["paper", "state", "gated"]),
+  reward: z.enum(REWARD_MODES),
   maxTurns: z.number().int().min(1),
   /** Which tool names and argument shapes the model is offered (rewards are the same for every set). */
   tools: z.enum(TOOL_SET_NAMES as unknown as [ToolSetName, ...ToolSetName[]]).default("default"),

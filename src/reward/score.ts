@@ -22,8 +22,9 @@ export interface ScoredCall extends RejectedCall {
   changes?: readonly RecordChange[];
 }
 
-export type RewardMode = "paper" | "state" | "gated";
-export const REWARD_MODES: readonly RewardMode[] = ["paper", "state", "gated"];
+/** The reward modes, in one place: `paper` (R), `state` (passed as 0/1), `gated` (R if passed, else ≤ 0.5). */
+export const REWARD_MODES = ["paper", "state", "gated"] as const;
+export type RewardMode = (typeof REWARD_MODES)[number];
 
 export interface Component {
   group: "R1" | "R2";

@@ -6,6 +6,7 @@
  */
 import type { Hono } from "hono";
 import { z } from "zod";
+import { REWARD_MODES } from "../reward/score.ts";
 import type { ToolCallResult } from "../tools/execute-tool.ts";
 import { openSession } from "./open-session.ts";
 import { readJson } from "./protocol.ts";
@@ -28,7 +29,7 @@ const callBody = z.strictObject({
 
 const scoreBody = z.strictObject({
   final_message: z.string().nullable().optional(),
-  mode: z.enum(["paper", "state", "gated"]).optional(),
+  mode: z.enum(REWARD_MODES).optional(),
 });
 
 export function addSessionRoutes(app: Hono, store: SessionStore, tasks: TaskSource): void {

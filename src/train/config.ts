@@ -10,6 +10,7 @@ import { readFileSync } from "node:fs";
 import { parse as parseYaml } from "yaml";
 import { z } from "zod";
 import { UsageError } from "../errors.ts";
+import { REWARD_MODES } from "../reward/score.ts";
 
 export const LOSS_TYPES = ["dapo", "grpo", "dr_grpo", "bnpo", "cispo", "sapo", "luspo", "vespo"] as const;
 
@@ -55,7 +56,7 @@ export const trainConfigSchema = z
     /** Train tasks drawn per scenario for the dataset. */
     train_tasks: positiveInt.default(512),
     /** Reward the trainer optimises (see src/reward): paper (R1 + R2 − R3), state (end state 0/1) or gated. */
-    reward_mode: z.enum(["paper", "state", "gated"]).default("paper"),
+    reward_mode: z.enum(REWARD_MODES).default("paper"),
     vllm: z
       .strictObject({
         enabled: z.boolean().default(false),

@@ -14,6 +14,7 @@ import { dirname } from "node:path";
 import { parquetWriteFile } from "hyparquet-writer";
 import { stringify as toYaml } from "yaml";
 import { openingMessages } from "../agent/system-prompt.ts";
+import type { RewardMode } from "../reward/score.ts";
 import type { Site } from "../sandbox/site.ts";
 import type { Scenario, Split, Task } from "../scenarios/define-scenario.ts";
 import { createEpisode } from "../scenarios/episode.ts";
@@ -186,7 +187,7 @@ export interface VerlAgentLoopOptions {
   /** The env server as every Ray node reaches it (not 127.0.0.1 on several nodes). */
   envUrl: string;
   /** Reward the loop asks /score for (default: the server's, paper). */
-  rewardMode?: "paper" | "state" | "gated";
+  rewardMode?: RewardMode;
 }
 
 /**

@@ -6,6 +6,8 @@
 import { type Command, InvalidArgumentError, Option } from "commander";
 import { scriptedPolicyHelp } from "../../agent/scripted/policy-names.ts";
 import type { EvalConfig, EvalConfigInput } from "../../eval/run-dir.ts";
+import { REWARD_MODES, type RewardMode } from "../../reward/score.ts";
+import { TOOL_SET_NAMES } from "../../tools/aliases/tool-sets.ts";
 import { parseIntegerOption } from "../options.ts";
 
 interface EvalFlags {
@@ -16,7 +18,7 @@ interface EvalFlags {
   k: number;
   concurrency: number;
   seed: number;
-  reward: "paper" | "state" | "gated";
+  reward: RewardMode;
   out?: string;
   resume: boolean;
   maxTurns: number;
@@ -127,9 +129,7 @@ export function registerEval(program: Command): void {
       parseIntegerOption("--seed", 0, 2 ** 31 - 1),
       0,
     )
-    .addOption(
-      new Option("--reward <mode>", "reward mode").choices(["paper", "state", "gated"]).default("paper"),
-    )
+    .addOption(new Option("--reward <mode>", "reward mode").choices(REWARD_MODES).default("paper"))
     .option("--out <dir>", "run directory (default: out/eval-<model name>)")
     .option("--resume", "continue the run in --out, skipping episodes already logged", false)
     .option(
@@ -142,7 +142,7 @@ export function registerEval(program: Command): void {
       new Option(
         "--tools <set>",
         "tool names and argument shapes offered to the model (default: default)",
-      ).choices(["default", "rovo", "mcp-atlassian"]),
+      ).choices(TOOL_SET_NAMES),
     )
     .option("--temperature <t>", "sampling temperature", parseNumber("--temperature", 0, 2))
     .option("--top-p <p>", "nucleus sampling top_p", parseNumber("--top-p", 0, 1))

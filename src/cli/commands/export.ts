@@ -4,6 +4,7 @@
  */
 import { type Command, Option } from "commander";
 import { UsageError } from "../../errors.ts";
+import { REWARD_MODES, type RewardMode } from "../../reward/score.ts";
 import { parseIntegerOption } from "../options.ts";
 
 interface ExportCliOptions {
@@ -15,7 +16,7 @@ interface ExportCliOptions {
   out: string;
   envUrl: string;
   agentLoopConfig?: string;
-  reward?: "paper" | "state" | "gated";
+  reward?: RewardMode;
 }
 
 export function registerExport(program: Command): void {
@@ -47,7 +48,7 @@ export function registerExport(program: Command): void {
       new Option(
         "--reward <mode>",
         "verl: reward mode the loop asks /score for (default: the server's, paper)",
-      ).choices(["paper", "state", "gated"]),
+      ).choices(REWARD_MODES),
     )
     .action(async (options: ExportCliOptions) => {
       if (!/^https?:\/\/[^/\s]+/.test(options.envUrl))

@@ -6,6 +6,7 @@
  */
 import { type Command, Option } from "commander";
 import { UsageError } from "../../errors.ts";
+import { TOOL_SET_NAMES } from "../../tools/aliases/tool-sets.ts";
 import { parseIntegerOption } from "../options.ts";
 
 interface McpOptions {
@@ -27,7 +28,7 @@ export function registerMcp(program: Command): void {
     )
     .addOption(
       new Option("--tools <set>", "tool names and argument shapes to offer")
-        .choices(["default", "rovo", "mcp-atlassian"])
+        .choices(TOOL_SET_NAMES)
         .default("default"),
     )
     .option(
