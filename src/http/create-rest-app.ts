@@ -13,10 +13,9 @@ import { OPERATIONS } from "../sandbox/operations.ts";
 import type { Site } from "../sandbox/site.ts";
 import { type Credentials, checkBasicAuth } from "./basic-auth.ts";
 import { dialectForPath } from "./dialect.ts";
+import { MAX_BODY_BYTES, readBodyText } from "./read-body.ts";
 import type { SiteRegistry } from "./site-registry.ts";
-
-/** Largest request body accepted, as on Atlassian Cloud's gateway. */
-export const MAX_BODY_BYTES = 1024 * 1024;
+import { originOf } from "./url-parts.ts";
 
 export interface RestAppOptions {
   sites: SiteRegistry;
@@ -102,12 +101,6 @@ export function createRestApp({
 
 const paramCount = (path: string) => path.split("{").length - 1;
 
-/** `http://host:port` of an absolute request URL (cheaper than building a URL object per request). */
-function originOf(url: string): string {
-  const pathStart = url.indexOf("/", url.indexOf("//") + 2);
-  return pathStart === -1 ? url : url.slice(0, pathStart);
-}
-
 function failure(error: ApiError): OperationResult {
   return { ok: false, status: error.status, body: error.body, headers: error.headers };
 }
@@ -134,10 +127,8 @@ function pathParams(c: Context): Record<string, string> {
 }
 
 async function readJsonBody(c: Context, op: Operation): Promise<unknown> {
-  const length = Number(c.req.header("content-length") ?? "0");
-  if (length > MAX_BODY_BYTES) throw tooLarge(op);
-  const text = await c.req.text();
-  if (Buffer.byteLength(text) > MAX_BODY_BYTES) throw tooLarge(op);
+  const text = await readBodyText(c.req.raw);
+  if (text === null) throw tooLarge(op);
   if (text.trim() === "") return undefined;
   const type = c.req.header("content-type") ?? "";
   if (!/^application\/json\b/i.test(type)) {

@@ -8,7 +8,7 @@ import type { Hono } from "hono";
 import { z } from "zod";
 import type { ToolCallResult } from "../tools/execute-tool.ts";
 import { openSession } from "./open-session.ts";
-import { readJson } from "./protocol.ts";
+import { readJson, scoreJson } from "./protocol.ts";
 import type { Session, SessionStore } from "./sessions.ts";
 import type { TaskSource } from "./task-source.ts";
 
@@ -74,15 +74,7 @@ export function addSessionRoutes(app: Hono, store: SessionStore, tasks: TaskSour
       if (body.final_message !== undefined) session.finalMessage = body.final_message;
       return episode.score(body.mode);
     });
-    return c.json({
-      reward: score.reward,
-      passed: score.passed,
-      mode: score.mode,
-      paper_reward: score.paperReward,
-      components: score.components,
-      violations: score.violations,
-      explanation: score.explanation,
-    });
+    return c.json(scoreJson(score));
   });
 
   app.get("/v1/sessions/:sid/trace", async (c) => {

@@ -7,6 +7,7 @@
  */
 import type { ObservedRequest } from "../http/create-rest-app.ts";
 import { dialectForPath } from "../http/dialect.ts";
+import { pathOf } from "../http/url-parts.ts";
 import { dialectError } from "../sandbox/api-error.ts";
 import type { Operation } from "../sandbox/define-operation.ts";
 import type { OperationResult } from "../sandbox/execute.ts";
@@ -20,10 +21,7 @@ const SESSION_PATH = new RegExp(`^/s/(${SESSION_PREFIX}[^/]+)(/.*)?$`);
 /** Wraps the REST facade's fetch so that requests on session sites go through their session. */
 export function guardSessionSites(store: SessionStore, restFetch: Fetch): Fetch {
   return async (request) => {
-    const url = request.url;
-    const pathStart = url.indexOf("/", url.indexOf("//") + 2);
-    const queryStart = url.indexOf("?", pathStart);
-    const path = queryStart === -1 ? url.slice(pathStart) : url.slice(pathStart, queryStart);
+    const path = pathOf(request.url);
     const match = path.startsWith("/s/") ? SESSION_PATH.exec(path) : null;
     if (!match) return restFetch(request);
     const id = match[1]!;

@@ -8,6 +8,7 @@ import type { Credentials } from "../http/basic-auth.ts";
 import { createRestApp, type RestAppOptions } from "../http/create-rest-app.ts";
 import { createSiteRegistry, type SiteRegistry } from "../http/site-registry.ts";
 import { createCredentials, listen } from "../http/start-server.ts";
+import { pathOf } from "../http/url-parts.ts";
 import { createEnvApp } from "./create-env-app.ts";
 import { createMcpHttpHandler } from "./mcp/http-handler.ts";
 import { guardSessionSites, recordSessionCalls } from "./session-sites.ts";
@@ -100,12 +101,10 @@ export async function startGymServer(options: GymServerOptions): Promise<Running
 
 /** `/mcp` (with any query) is the MCP endpoint. */
 function isMcpPath(url: string): boolean {
-  const path = url.slice(url.indexOf("/", url.indexOf("//") + 2));
-  return /^\/mcp([?#]|$)/.test(path);
+  return pathOf(url) === "/mcp";
 }
 
 /** `/health` and `/v1/...` belong to the env server; everything else to the REST facade. */
 function isEnvPath(url: string): boolean {
-  const path = url.slice(url.indexOf("/", url.indexOf("//") + 2));
-  return /^\/(v1|health)([/?]|$)/.test(path);
+  return /^\/(v1|health)(\/|$)/.test(pathOf(url));
 }

@@ -62,10 +62,9 @@ export async function launchChromium(install: ChromiumInstall): Promise<Browser>
       return (await current().evaluate(expression)) as T;
     },
     async screenshot(maxHeight = 12_000) {
-      const size = await current().evaluate(() => ({
-        width: document.documentElement.scrollWidth,
-        height: document.documentElement.scrollHeight,
-      }));
+      const size = (await current().evaluate(
+        "({ width: document.documentElement.scrollWidth, height: document.documentElement.scrollHeight })",
+      )) as { width: number; height: number };
       const clip = { x: 0, y: 0, width: size.width, height: Math.min(size.height, maxHeight) };
       return current().screenshot({ type: "png", fullPage: true, clip });
     },
