@@ -14,7 +14,7 @@ import type { Site } from "../sandbox/site.ts";
 import { type Credentials, checkBasicAuth } from "./basic-auth.ts";
 import { dialectForPath } from "./dialect.ts";
 import { MAX_BODY_BYTES, readBodyText } from "./read-body.ts";
-import type { SiteRegistry } from "./site-registry.ts";
+import { SiteCapacityError, type SiteRegistry } from "./site-registry.ts";
 import { originOf } from "./url-parts.ts";
 
 export interface RestAppOptions {
@@ -48,12 +48,32 @@ export function createRestApp({
   const byParams = [...operations].sort((a, b) => paramCount(a.path) - paramCount(b.path));
   for (const op of byParams) {
     const path = op.path.replace(/\{(\w+)\}/g, ":$1");
-    app.on(op.method, path, (c) => handle(c, op, sites.root, null));
-    app.on(op.method, `/s/:siteId${path}`, (c) => {
-      const siteId = c.req.param("siteId");
-      return handle(c, op, sites.get(siteId), siteId);
-    });
+    app.on(op.method, path, (c) => handle(c, op, null));
+    app.on(op.method, `/s/:siteId${path}`, (c) => handle(c, op, c.req.param("siteId")));
   }
+  // Forgetting an isolated site (an env-server session's site is closed with its session instead).
+  app.delete("/s/:siteId", (c) => {
+    const auth = checkBasicAuth(c.req.header("authorization"), credentials);
+    if (!auth.ok) return send(c, failure(dialectError("jira", 401, auth.message)));
+    const siteId = c.req.param("siteId");
+    if (sites.isBound(siteId))
+      return send(
+        c,
+        failure(
+          dialectError(
+            "jira",
+            409,
+            `Site ${siteId} belongs to an env-server session: close it with DELETE /v1/sessions/${siteId}.`,
+          ),
+        ),
+      );
+    if (!sites.delete(siteId))
+      return send(
+        c,
+        failure(dialectError("jira", 404, `No isolated site ${siteId} is held by this server.`)),
+      );
+    return c.body(null, 204);
+  });
   app.notFound((c) =>
     send(
       c,
@@ -67,22 +87,17 @@ export function createRestApp({
     ),
   );
 
-  async function handle(c: Context, op: Operation, site: Site, siteId: string | null): Promise<Response> {
+  async function handle(c: Context, op: Operation, siteId: string | null): Promise<Response> {
     const request: ObservedRequest = { siteId, input: null };
-    const result = await answer(c, op, site, request);
+    const result = await answer(c, op, request);
     observe?.(op, result, request);
     return send(c, result);
   }
 
-  async function answer(
-    c: Context,
-    op: Operation,
-    site: Site,
-    request: ObservedRequest,
-  ): Promise<OperationResult> {
+  async function answer(c: Context, op: Operation, request: ObservedRequest): Promise<OperationResult> {
     const auth = checkBasicAuth(c.req.header("authorization"), credentials);
     if (!auth.ok) return failure(dialectError(op.api, 401, auth.message));
-    try {
+    const run = async (site: Site): Promise<OperationResult> => {
       const body = op.body ? await readJsonBody(c, op) : undefined;
       const params = { ...collectQuery(c), ...pathParams(c) };
       const origin = originOf(c.req.url);
@@ -90,8 +105,15 @@ export function createRestApp({
       const ctx = { baseUrl: `${origin}${prefix}`, accountId: actingUser(site, auth.email) };
       request.input = { params, body };
       return executeOperation(site, op, request.input, ctx);
+    };
+    try {
+      return await (request.siteId === null ? run(sites.root) : sites.use(request.siteId, run));
     } catch (error) {
       if (error instanceof ApiError) return failure(error);
+      if (error instanceof SiteCapacityError) {
+        const { body } = dialectError(op.api, 429, error.message);
+        return failure(new ApiError(429, body, { "retry-after": String(error.retryAfterSeconds) }));
+      }
       throw error;
     }
   }

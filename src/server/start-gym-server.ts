@@ -2,7 +2,7 @@
  * One process serving everything `atlas-gym serve` offers on one port: the env-server API (`/health`,
  * `/v1/...`), the REST facade on the default site (`/rest/api/3`, `/wiki`), isolated sites under
  * `/s/<id>/...`, and each env-server session's own site under `/s/<session id>/...`. It also runs the
- * idle-session reaper.
+ * reaper that closes idle env-server sessions, evicts idle isolated sites and closes idle MCP sessions.
  */
 import type { Credentials } from "../http/basic-auth.ts";
 import { createRestApp, type RestAppOptions } from "../http/create-rest-app.ts";
@@ -10,7 +10,7 @@ import { createSiteRegistry, type SiteRegistry } from "../http/site-registry.ts"
 import { createCredentials, listen } from "../http/start-server.ts";
 import { pathOf } from "../http/url-parts.ts";
 import { createEnvApp } from "./create-env-app.ts";
-import { createMcpHttpHandler } from "./mcp/http-handler.ts";
+import { createMcpHttpHandler, type McpHttpHandler } from "./mcp/http-handler.ts";
 import { guardSessionSites, recordSessionCalls } from "./session-sites.ts";
 import { createSessionStore, type SessionStore } from "./sessions.ts";
 import type { TaskSource } from "./task-source.ts";
@@ -27,7 +27,11 @@ export interface GymServerOptions {
   /** Idle time (ms) after which a session is reaped. */
   sessionTtlMs?: number;
   maxSessions?: number;
-  /** How often the reaper runs (ms); default a quarter of the TTL, between 1 s and 60 s. */
+  /** Idle time (ms) after which an isolated site (`/s/<id>`) is evicted. */
+  siteTtlMs?: number;
+  /** Most isolated sites held at once (a new one beyond that gets HTTP 429). */
+  maxSites?: number;
+  /** How often the reaper runs (ms); default a quarter of the shortest TTL, between 1 s and 60 s. */
   reapEveryMs?: number;
   /** Milliseconds clock of the session store (tests inject one and call `sessions.reap()`). */
   clock?: () => number;
@@ -39,6 +43,7 @@ export interface RunningGymServer {
   url: string;
   sites: SiteRegistry;
   sessions: SessionStore;
+  mcp: McpHttpHandler;
   credentials: Credentials | null;
   /** The combined handler (for in-process use without a port). */
   fetch(request: Request): Response | Promise<Response>;
@@ -47,7 +52,11 @@ export interface RunningGymServer {
 
 /** The combined fetch handler and its parts, without a port. */
 export function createGymHandler(options: Omit<GymServerOptions, "port" | "host" | "reapEveryMs">) {
-  const sites = createSiteRegistry(options.seed);
+  const sites = createSiteRegistry(options.seed, {
+    ttlMs: options.siteTtlMs,
+    maxSites: options.maxSites,
+    clock: options.clock,
+  });
   const sessions = createSessionStore({
     ttlMs: options.sessionTtlMs,
     maxSessions: options.maxSessions,
@@ -85,8 +94,9 @@ export function createGymHandler(options: Omit<GymServerOptions, "port" | "host"
 export async function startGymServer(options: GymServerOptions): Promise<RunningGymServer> {
   const handler = createGymHandler(options);
   const server = await listen(handler.fetch, options.port, options.host ?? "127.0.0.1");
-  const every = options.reapEveryMs ?? Math.min(60_000, Math.max(1000, handler.sessions.ttlMs / 4));
-  const reaper = setInterval(() => handler.sessions.reap(), every);
+  const shortest = Math.min(handler.sessions.ttlMs, handler.sites.ttlMs, handler.mcp.ttlMs);
+  const every = options.reapEveryMs ?? Math.min(60_000, Math.max(1000, shortest / 4));
+  const reaper = setInterval(() => reapIdle(handler), every);
   reaper.unref();
   return {
     ...handler,
@@ -97,6 +107,11 @@ export async function startGymServer(options: GymServerOptions): Promise<Running
       return server.close();
     },
   };
+}
+
+/** One pass of the reaper over everything that expires when idle. */
+export function reapIdle(handler: Pick<ReturnType<typeof createGymHandler>, "sessions" | "sites" | "mcp">) {
+  return { sessions: handler.sessions.reap(), sites: handler.sites.reap(), mcp: handler.mcp.reap() };
 }
 
 /** `/mcp` (with any query) is the MCP endpoint. */

@@ -13,6 +13,8 @@ interface ServeOptions {
   auth: boolean;
   sessionTtl: number;
   maxSessions: number;
+  siteTtl: number;
+  maxSites: number;
   token?: string;
 }
 
@@ -51,6 +53,18 @@ export function registerServe(program: Command): void {
       parseIntegerOption("--max-sessions", 1, 1_000_000),
       4096,
     )
+    .option(
+      "--site-ttl <duration>",
+      "evict isolated sites (/s/<id>) idle this long (seconds, or 90s, 10m, 1h)",
+      parseDuration("--site-ttl"),
+      3_600_000,
+    )
+    .option(
+      "--max-sites <n>",
+      "most isolated sites held at once (a new one beyond that gets HTTP 429)",
+      parseIntegerOption("--max-sites", 1, 1_000_000),
+      10_000,
+    )
     .option("--token <token>", "require Authorization: Bearer <token> on /v1 routes (or set ATLAS_GYM_TOKEN)")
     .action(async (options: ServeOptions) => {
       const { startGymServer } = await import("../../server/start-gym-server.ts");
@@ -60,11 +74,15 @@ export function registerServe(program: Command): void {
         token,
         sessionTtlMs: options.sessionTtl,
         maxSessions: options.maxSessions,
+        siteTtlMs: options.siteTtl,
+        maxSites: options.maxSites,
       });
       console.log(`atlas-gym serving seed ${options.seed} at ${server.url}`);
       console.log(`  Jira:       ${server.url}/rest/api/3/myself`);
       console.log(`  Confluence: ${server.url}/wiki/api/v2/spaces`);
-      console.log(`  Isolated sites: ${server.url}/s/<id>/...`);
+      console.log(
+        `  Isolated sites: ${server.url}/s/<id>/...  (idle TTL ${options.siteTtl / 1000} s, at most ${options.maxSites}; DELETE /s/<id> frees one)`,
+      );
       console.log(
         `  Env server: ${server.url}/v1/scenarios  (sessions: idle TTL ${options.sessionTtl / 1000} s, at most ${options.maxSessions}${token ? ", bearer token required" : ""})`,
       );

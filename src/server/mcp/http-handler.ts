@@ -38,6 +38,8 @@ export interface McpHttpOptions {
 
 export interface McpHttpHandler {
   fetch(request: Request): Promise<Response>;
+  /** Idle time (ms) after which an MCP session is closed. */
+  readonly ttlMs: number;
   /** Open MCP sessions. */
   readonly size: number;
   /** Closes idle MCP sessions; returns how many. */
@@ -132,6 +134,7 @@ export function createMcpHttpHandler(options: McpHttpOptions): McpHttpHandler {
       entry.lastUsed = clock();
       return entry.transport.handleRequest(request, body === undefined ? undefined : { parsedBody: body });
     },
+    ttlMs,
     get size() {
       return entries.size;
     },
