@@ -6,7 +6,7 @@
  */
 import { type Context, Hono } from "hono";
 import { ApiError, dialectError } from "../sandbox/api-error.ts";
-import type { Operation } from "../sandbox/define-operation.ts";
+import type { Operation, OperationContext } from "../sandbox/define-operation.ts";
 import { executeOperation, type OperationInput, type OperationResult } from "../sandbox/execute.ts";
 import { AGENT_ACCOUNT_ID } from "../sandbox/fixtures/default-site.ts";
 import { OPERATIONS } from "../sandbox/operations.ts";
@@ -35,6 +35,8 @@ export interface ObservedRequest {
   siteId: string | null;
   /** The operation input as received; null when the request failed before the operation ran (auth, body). */
   input: OperationInput | null;
+  /** The context the operation ran with (base URL, acting user); null when it did not run. */
+  ctx: OperationContext | null;
 }
 
 export function createRestApp({
@@ -88,7 +90,7 @@ export function createRestApp({
   );
 
   async function handle(c: Context, op: Operation, siteId: string | null): Promise<Response> {
-    const request: ObservedRequest = { siteId, input: null };
+    const request: ObservedRequest = { siteId, input: null, ctx: null };
     const result = await answer(c, op, request);
     observe?.(op, result, request);
     return send(c, result);
@@ -102,9 +104,9 @@ export function createRestApp({
       const params = { ...collectQuery(c), ...pathParams(c) };
       const origin = originOf(c.req.url);
       const prefix = request.siteId === null ? "" : `/s/${request.siteId}`;
-      const ctx = { baseUrl: `${origin}${prefix}`, accountId: actingUser(site, auth.email) };
+      request.ctx = { baseUrl: `${origin}${prefix}`, accountId: actingUser(site, auth.email) };
       request.input = { params, body };
-      return executeOperation(site, op, request.input, ctx);
+      return executeOperation(site, op, request.input, request.ctx);
     };
     try {
       return await (request.siteId === null ? run(sites.root) : sites.use(request.siteId, run));

@@ -12,6 +12,7 @@ import { dialectError } from "../sandbox/api-error.ts";
 import type { Operation } from "../sandbox/define-operation.ts";
 import type { OperationResult } from "../sandbox/execute.ts";
 import { SessionNotFoundError } from "./errors.ts";
+import { recordRestOperation } from "./session-calls.ts";
 import { SESSION_PREFIX, type SessionStore } from "./sessions.ts";
 
 type Fetch = (request: Request) => Response | Promise<Response>;
@@ -40,7 +41,8 @@ export function guardSessionSites(store: SessionStore, restFetch: Fetch): Fetch 
 export function recordSessionCalls(store: SessionStore) {
   return (op: Operation, result: OperationResult, request: ObservedRequest): void => {
     if (!request.siteId?.startsWith(SESSION_PREFIX)) return;
-    store.find(request.siteId)?.episode.recordOperation(op, request.input, result);
+    const session = store.find(request.siteId);
+    if (session) recordRestOperation(session, op, request, result);
   };
 }
 

@@ -10,10 +10,12 @@ import { createSiteRegistry, type SiteRegistry } from "../http/site-registry.ts"
 import { createCredentials, listen } from "../http/start-server.ts";
 import { pathOf } from "../http/url-parts.ts";
 import { createEnvApp } from "./create-env-app.ts";
+import { createJournal } from "./journal.ts";
 import { createMcpHttpHandler, type McpHttpHandler } from "./mcp/http-handler.ts";
+import { type RestoreReport, restoreSessions } from "./session-replay.ts";
 import { guardSessionSites, recordSessionCalls } from "./session-sites.ts";
 import { createSessionStore, type SessionStore } from "./sessions.ts";
-import type { TaskSource } from "./task-source.ts";
+import { createTaskSource, type TaskSource } from "./task-source.ts";
 
 export interface GymServerOptions {
   port: number;
@@ -37,6 +39,8 @@ export interface GymServerOptions {
   clock?: () => number;
   tasks?: TaskSource;
   observe?: RestAppOptions["observe"];
+  /** Journal folder: sessions are journaled there, and those it holds are rebuilt at start (see journal.ts). */
+  journal?: string;
 }
 
 export interface RunningGymServer {
@@ -45,6 +49,8 @@ export interface RunningGymServer {
   sessions: SessionStore;
   mcp: McpHttpHandler;
   credentials: Credentials | null;
+  /** With a journal: the sessions rebuilt from it at start, and those that could not be. */
+  restored: RestoreReport | null;
   /** The combined handler (for in-process use without a port). */
   fetch(request: Request): Response | Promise<Response>;
   close(): Promise<void>;
@@ -57,12 +63,16 @@ export function createGymHandler(options: Omit<GymServerOptions, "port" | "host"
     maxSites: options.maxSites,
     clock: options.clock,
   });
+  const journal = options.journal ? createJournal(options.journal) : undefined;
   const sessions = createSessionStore({
     ttlMs: options.sessionTtlMs,
     maxSessions: options.maxSessions,
     clock: options.clock,
     sites,
+    journal,
   });
+  const tasks = options.tasks ?? createTaskSource();
+  const restored = journal ? restoreSessions(sessions, tasks, journal) : null;
   const credentials = createCredentials(options.auth ?? false);
   const record = recordSessionCalls(sessions);
   const rest = createRestApp({
@@ -73,7 +83,7 @@ export function createGymHandler(options: Omit<GymServerOptions, "port" | "host"
       options.observe?.(op, result, request);
     },
   });
-  const env = createEnvApp({ sessions, tasks: options.tasks, token: options.token });
+  const env = createEnvApp({ sessions, tasks, token: options.token });
   const restFetch = guardSessionSites(sessions, rest.fetch);
   // `/mcp`: the MCP Streamable HTTP endpoint (free sandboxes, or bound to these sessions with ?session=).
   const mcp = createMcpHttpHandler({
@@ -88,7 +98,7 @@ export function createGymHandler(options: Omit<GymServerOptions, "port" | "host"
       : isEnvPath(request.url)
         ? env.fetch(request)
         : restFetch(request);
-  return { sites, sessions, credentials, fetch, mcp };
+  return { sites, sessions, credentials, fetch, mcp, restored };
 }
 
 export async function startGymServer(options: GymServerOptions): Promise<RunningGymServer> {

@@ -15,6 +15,7 @@ interface ServeOptions {
   maxSessions: number;
   siteTtl: number;
   maxSites: number;
+  journal?: string;
   token?: string;
 }
 
@@ -65,6 +66,10 @@ export function registerServe(program: Command): void {
       parseIntegerOption("--max-sites", 1, 1_000_000),
       10_000,
     )
+    .option(
+      "--journal <dir>",
+      "journal every session's calls in <dir>; on start, rebuild the sessions journaled there (crash-safe)",
+    )
     .option("--token <token>", "require Authorization: Bearer <token> on /v1 routes (or set ATLAS_GYM_TOKEN)")
     .action(async (options: ServeOptions) => {
       const { startGymServer } = await import("../../server/start-gym-server.ts");
@@ -86,6 +91,10 @@ export function registerServe(program: Command): void {
       console.log(
         `  Env server: ${server.url}/v1/scenarios  (sessions: idle TTL ${options.sessionTtl / 1000} s, at most ${options.maxSessions}${token ? ", bearer token required" : ""})`,
       );
+      if (server.restored)
+        console.log(
+          `  Journal:    ${options.journal} (${server.restored.restored.length} sessions rebuilt${server.restored.failed.length ? `, ${server.restored.failed.length} set aside: ${server.restored.failed.map((f) => `${f.id}: ${f.reason}`).join("; ")}` : ""})`,
+        );
       console.log(`  MCP:        ${server.url}/mcp?tools=default|rovo|mcp-atlassian[&session=<session id>]`);
       if (server.credentials) {
         console.log(

@@ -17,6 +17,7 @@ import { createSite } from "../../sandbox/fixtures/default-site.ts";
 import type { Site } from "../../sandbox/site.ts";
 import { DEFAULT_BASE_URL } from "../../scenarios/episode.ts";
 import { isToolSetName, TOOL_SET_NAMES } from "../../tools/aliases/tool-sets.ts";
+import { callTool } from "../session-calls.ts";
 import type { SessionStore } from "../sessions.ts";
 import { createMcpServer } from "./create-mcp-server.ts";
 import { createEpisodeBinding, createSiteBinding, type McpBinding } from "./mcp-binding.ts";
@@ -87,7 +88,12 @@ export function createMcpHttpHandler(options: McpHttpOptions): McpHttpHandler {
         404,
         `Env-server session ${sessionId} not found (closed, reaped, or never opened).`,
       );
-    return createEpisodeBinding(session.episode, tools, (fn) => session.run(fn));
+    const binding = createEpisodeBinding(session.episode, tools, (fn) => session.run(fn));
+    // Calls go through the session so that they are journaled like /v1 calls.
+    return {
+      ...binding,
+      call: (request) => callTool(session, request, { set: tools, tools: binding.tools }),
+    };
   }
 
   async function open(request: Request, body: unknown): Promise<Response> {
