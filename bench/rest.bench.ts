@@ -15,7 +15,7 @@ async function load(url: string, seconds: number): Promise<number> {
   return result.requests.average;
 }
 
-export async function benchRest(seconds = 5): Promise<BenchRow[]> {
+export async function benchRest(seconds = 3): Promise<BenchRow[]> {
   const child = fork(fileURLToPath(new URL("./rest-server-process.ts", import.meta.url)), [], {
     execArgv: ["--import", "tsx"],
   });
@@ -23,9 +23,17 @@ export async function benchRest(seconds = 5): Promise<BenchRow[]> {
     child.once("message", resolve),
   );
   try {
-    const ceilingRps = await load(`${urls.ceiling}/rest/api/3/issue/ENG-1`, seconds);
-    const facadeRps = await load(`${urls.facade}/rest/api/3/issue/ENG-1`, seconds);
-    const slimRps = await load(`${urls.facade}/rest/api/3/issue/ENG-1?fields=summary,status`, seconds);
+    // Interleaved rounds, best of each: on a shared machine the load of the moment moves all three alike.
+    const best = { ceiling: 0, facade: 0, slim: 0 };
+    for (let round = 0; round < 3; round++) {
+      best.ceiling = Math.max(best.ceiling, await load(`${urls.ceiling}/rest/api/3/issue/ENG-1`, seconds));
+      best.facade = Math.max(best.facade, await load(`${urls.facade}/rest/api/3/issue/ENG-1`, seconds));
+      best.slim = Math.max(
+        best.slim,
+        await load(`${urls.facade}/rest/api/3/issue/ENG-1?fields=summary,status`, seconds),
+      );
+    }
+    const { ceiling: ceilingRps, facade: facadeRps, slim: slimRps } = best;
     const pct = (rps: number) => `${fmt(rps, 0)} req/s (${fmt((rps / ceilingRps) * 100, 0)}% of ceiling)`;
     const kb = `${fmt(urls.bytes / 1024)} KB`;
     return [
