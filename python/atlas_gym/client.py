@@ -21,6 +21,9 @@ from dataclasses import dataclass, field
 from typing import Any
 
 
+_MAX_TRACKED_SESSIONS = 65_536
+
+
 class EnvServerError(Exception):
     """A request the env server refused or could not answer."""
 
@@ -168,6 +171,8 @@ class EnvClient:
         path = f"/v1/sessions/{_quote(session_id)}/tools/{_quote(name)}"
         with self._seq_lock:
             seq = self._seq[session_id] = self._seq.get(session_id, 0) + 1
+            if len(self._seq) > _MAX_TRACKED_SESSIONS:  # sessions never closed: forget the oldest
+                self._seq.pop(next(iter(self._seq)))
         answer = self._request("POST", path, {"arguments": arguments, "seq": seq}, session_id=session_id)
         if answer.get("ok"):
             return ToolResult(True, output=str(answer.get("output", "")))

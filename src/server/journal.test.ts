@@ -171,4 +171,45 @@ describe("serve --journal", () => {
     expect(existsSync(`${file}.failed`)).toBe(true);
     expect((await call(after, "GET", `/v1/sessions/${id}/trace`)).status).toBe(404);
   });
+
+  it("journals calls from an MCP session bound to the env session, with its tool set", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "atlas-journal-"));
+    const before = createGymHandler({ seed: 1, journal: dir });
+    const [id] = await openAll(before);
+    const headers = { "content-type": "application/json", accept: "application/json, text/event-stream" };
+    const rpc = (body: unknown, extra: Record<string, string> = {}) =>
+      before.fetch(
+        new Request(`http://gym.test/mcp?tools=rovo&session=${id}`, {
+          method: "POST",
+          headers: { ...headers, ...extra },
+          body: JSON.stringify(body),
+        }),
+      );
+    const init = await rpc({
+      jsonrpc: "2.0",
+      id: 1,
+      method: "initialize",
+      params: { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "t", version: "1" } },
+    });
+    const mcpSession = {
+      "mcp-session-id": init.headers.get("mcp-session-id")!,
+      "mcp-protocol-version": "2025-06-18",
+    };
+    await rpc({ jsonrpc: "2.0", method: "notifications/initialized" }, mcpSession);
+    const called = await rpc(
+      {
+        jsonrpc: "2.0",
+        id: 2,
+        method: "tools/call",
+        params: { name: "getJiraIssue", arguments: { issueIdOrKey: "WEB-9" } },
+      },
+      mcpSession,
+    );
+    expect(((await called.json()) as { result: { isError: boolean } }).result.isError).toBe(false);
+    expect(readFileSync(join(dir, `${id}.jsonl`), "utf8")).toContain('"set":"rovo"');
+    const expected = (await call(before, "GET", `/v1/sessions/${id}/trace`)).body;
+    const after = createGymHandler({ seed: 1, journal: dir });
+    expect(after.restored?.failed).toEqual([]);
+    expect((await call(after, "GET", `/v1/sessions/${id}/trace`)).body).toEqual(expected);
+  });
 });

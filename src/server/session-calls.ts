@@ -59,13 +59,15 @@ export function callTool(session: Session, call: ToolCallRequest, options: CallO
       if (seq === session.lastSeq && session.lastResult) return session.lastResult;
       if (seq !== session.lastSeq + 1) throw new SequenceError(session.id, seq, session.lastSeq);
     }
+    // The arguments as sent (a tool may normalise what it is given), for the journal.
+    const sent = session.journaled ? structuredClone(call.arguments) : undefined;
     const result = episode.step(call, options.tools);
     if (seq !== undefined) [session.lastSeq, session.lastResult] = [seq, result];
     if (session.journaled)
       session.log({
         t: "step",
         name: call.name,
-        arguments: call.arguments,
+        arguments: sent,
         set,
         ...(seq === undefined ? {} : { seq }),
         obs: answerDigest(result),
