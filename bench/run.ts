@@ -1,6 +1,6 @@
 /**
  * `npm run bench`: runs every benchmark and prints one markdown table (figures are ratios within this
- * run; copy them into the README's benchmark section).
+ * run; copy them into docs/benchmarks.md). `npm run bench -- <word>` runs only the groups whose name has it.
  */
 import { benchEnvServer } from "./env-server.bench.ts";
 import { benchMcp } from "./mcp.bench.ts";
@@ -8,6 +8,7 @@ import type { BenchRow } from "./measure.ts";
 import { benchRest } from "./rest.bench.ts";
 import { benchRollout } from "./rollout.bench.ts";
 import { benchSandbox } from "./sandbox.bench.ts";
+import { benchSoak } from "./soak.bench.ts";
 
 const groups: [string, () => BenchRow[] | Promise<BenchRow[]>][] = [
   ["Simulated site (in-process)", benchSandbox],
@@ -15,6 +16,7 @@ const groups: [string, () => BenchRow[] | Promise<BenchRow[]>][] = [
   ["Env server (loopback)", () => benchEnvServer()],
   ["MCP (stdio, loopback HTTP)", () => benchMcp()],
   ["Rollouts (openai: vs fake model server)", () => benchRollout()],
+  ["Soak (bounded memory, in process)", () => benchSoak()],
 ];
 
 const only = process.argv[2];

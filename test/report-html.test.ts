@@ -1,6 +1,6 @@
 /**
  * report.html in a real browser: an eval run (scripted policies: sample 0 solves the task, sample 1
- * calls a tool that does not exist) is rendered in headless Chromium over the DevTools protocol. The
+ * calls a tool that does not exist) is rendered in the packaged headless Chromium (@sparticuz/chromium, driven by playwright-core). The
  * page must load with no console errors, exceptions or error log entries, fetch nothing but itself,
  * show its charts, expand its drill-down from its own script, and produce a non-trivial screenshot. A
  * page with a console error and a network request then shows that these checks do catch problems.
@@ -14,7 +14,8 @@ import { createScriptedPolicy } from "../src/agent/scripted/policy-adapter.ts";
 import type { Policy } from "../src/agent/types.ts";
 import { evaluate } from "../src/eval/evaluate.ts";
 import { runFiles } from "../src/eval/run-dir.ts";
-import { findChromium, launchChromium } from "./support/headless-chromium.ts";
+import { launchChromium } from "./support/headless-chromium.ts";
+import { packagedChromium } from "./support/packaged-chromium.ts";
 
 /** Sample 0 plays the reference solution, sample 1 hallucinates a tool. */
 function mixedPolicy(): Policy {
@@ -28,7 +29,7 @@ function mixedPolicy(): Policy {
 
 describe("report.html in headless Chromium", () => {
   it("renders without console errors or requests, and screenshots non-trivially", async () => {
-    const chromium = findChromium();
+    const chromium = packagedChromium();
     if ("missing" in chromium) throw new Error(chromium.missing);
 
     const dir = mkdtempSync(join(tmpdir(), "atlas-report-html-"));
@@ -49,7 +50,7 @@ describe("report.html in headless Chromium", () => {
     });
     const report = runFiles(dir).reportHtml;
 
-    const browser = await launchChromium(chromium.path);
+    const browser = await launchChromium(chromium);
     try {
       await browser.open(pathToFileURL(report).href);
       expect(await browser.evaluate<number>("document.querySelectorAll('figure svg').length")).toBe(4);

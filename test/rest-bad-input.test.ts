@@ -3,7 +3,8 @@
  * 5xx, and the site's hash is the same before and after.
  */
 import { describe, expect, it } from "vitest";
-import { createRestApp, MAX_BODY_BYTES } from "../src/http/create-rest-app.ts";
+import { createRestApp } from "../src/http/create-rest-app.ts";
+import { MAX_BODY_BYTES } from "../src/http/read-body.ts";
 import { createSiteRegistry } from "../src/http/site-registry.ts";
 import { responseViolations } from "./support/spec-contract.ts";
 

@@ -2,17 +2,26 @@
 
 Tool-level failures are data (`ToolResult(ok=False, ...)`); protocol failures raise an `EnvServerError`
 subclass whose message says what went wrong and what to do about it.
+
+Calls ride through a restart of the server (`serve --journal`, which rebuilds its sessions): when the
+connection is refused or reset, a request is retried with bounded exponential backoff. Each tool call
+carries the session's next call number (`seq`), so a call whose answer was lost in the crash is answered
+again from the journal instead of being applied twice.
 """
 
 from __future__ import annotations
 
 import json
+import threading
 import time
 import urllib.error
 import urllib.parse
 import urllib.request
 from dataclasses import dataclass, field
 from typing import Any
+
+
+_MAX_TRACKED_SESSIONS = 65_536
 
 
 class EnvServerError(Exception):
@@ -22,6 +31,8 @@ class EnvServerError(Exception):
         super().__init__(message)
         self.status = status
         self.code = code
+        #: Whether the request had been retried after the server was unreachable (e.g. restarting).
+        self.after_retry = False
 
 
 class ServerUnreachableError(EnvServerError):
@@ -86,7 +97,7 @@ class Score:
 
 
 class EnvClient:
-    """Client for one env server. Thread-safe: it holds no connection state."""
+    """Client for one env server. Thread-safe: it holds no connection state, only each session's call count."""
 
     def __init__(
         self,
@@ -95,6 +106,9 @@ class EnvClient:
         timeout: float = 30.0,
         capacity_retries: int = 5,
         sleep=time.sleep,
+        restart_retries: int = 8,
+        restart_backoff: float = 0.25,
+        max_backoff: float = 5.0,
     ):
         parsed = urllib.parse.urlparse(base_url)
         if parsed.scheme not in ("http", "https") or not parsed.netloc:
@@ -103,7 +117,12 @@ class EnvClient:
         self.token = token
         self.timeout = timeout
         self.capacity_retries = capacity_retries
+        self.restart_retries = restart_retries
+        self.restart_backoff = restart_backoff
+        self.max_backoff = max_backoff
         self._sleep = sleep
+        self._seq: dict[str, int] = {}
+        self._seq_lock = threading.Lock()
 
     # --- API -------------------------------------------------------------------------------------
 
@@ -153,8 +172,13 @@ class EnvClient:
         )
 
     def call_tool(self, session_id: str, name: str, arguments: dict[str, Any]) -> ToolResult:
+        """Runs one tool call; numbered, so a retry across a server restart is never applied twice."""
         path = f"/v1/sessions/{_quote(session_id)}/tools/{_quote(name)}"
-        answer = self._request("POST", path, {"arguments": arguments}, session_id=session_id)
+        with self._seq_lock:
+            seq = self._seq[session_id] = self._seq.get(session_id, 0) + 1
+            if len(self._seq) > _MAX_TRACKED_SESSIONS:  # sessions never closed: forget the oldest
+                self._seq.pop(next(iter(self._seq)))
+        answer = self._request("POST", path, {"arguments": arguments, "seq": seq}, session_id=session_id)
         if answer.get("ok"):
             return ToolResult(True, output=str(answer.get("output", "")))
         return ToolResult(False, error=str(answer.get("error", "")), error_type=answer.get("error_type"))
@@ -179,8 +203,15 @@ class EnvClient:
         return self._request("GET", f"/v1/sessions/{_quote(session_id)}/trace", session_id=session_id)
 
     def close_session(self, session_id: str) -> None:
-        """Deletes a session; a session that is already gone raises SessionNotFoundError."""
-        self._request("DELETE", f"/v1/sessions/{_quote(session_id)}", session_id=session_id)
+        """Deletes a session; a session that is already gone raises SessionNotFoundError (unless the
+        first attempt's answer was lost to a restart, when the session is gone because it was closed)."""
+        with self._seq_lock:
+            self._seq.pop(session_id, None)
+        try:
+            self._request("DELETE", f"/v1/sessions/{_quote(session_id)}", session_id=session_id)
+        except SessionNotFoundError as error:
+            if not error.after_retry:
+                raise
 
     # --- transport -------------------------------------------------------------------------------
 
@@ -193,15 +224,24 @@ class EnvClient:
         retry_capacity: bool = False,
     ) -> Any:
         attempt = 0
+        unreachable = 0
         while True:
             try:
                 return self._send(method, path, body)
+            except ServerUnreachableError:
+                # Refused or reset: the server may be restarting (with its journal); retry with backoff.
+                if unreachable >= self.restart_retries:
+                    raise
+                self._sleep(min(self.restart_backoff * 2**unreachable, self.max_backoff))
+                unreachable += 1
             except _HttpError as error:
                 if error.status == 429 and retry_capacity and attempt < self.capacity_retries:
                     attempt += 1
                     self._sleep(min(error.retry_after or 1.0, 30.0))
                     continue
-                raise self._translate(method, path, error, session_id) from None
+                translated = self._translate(method, path, error, session_id)
+                translated.after_retry = unreachable > 0
+                raise translated from None
 
     def _send(self, method: str, path: str, body: Any) -> Any:
         data = None if body is None else json.dumps(body).encode("utf-8")

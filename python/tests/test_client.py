@@ -47,7 +47,8 @@ def test_tool_failures_are_data_and_keep_the_servers_text(fake):
     ok = client.call_tool("ses-1", "jira_get_issue", {"issueIdOrKey": "ENG-1"})
     bad = client.call_tool("ses-1", "jira_get_issue", {"issueIdOrKey": "NOPE-1"})
     assert fake.requests[0]["path"] == "/v1/sessions/ses-1/tools/jira_get_issue"
-    assert fake.json_body(0) == {"arguments": {"issueIdOrKey": "ENG-1"}}
+    assert fake.json_body(0) == {"arguments": {"issueIdOrKey": "ENG-1"}, "seq": 1}
+    assert fake.json_body(1)["seq"] == 2
     assert ok.ok and ok.text == '{"key":"ENG-1"}'
     assert not bad.ok and bad.error_type == "api_error" and bad.text == "Error 404: issue does not exist"
 
@@ -109,8 +110,12 @@ def test_an_unreachable_server_says_where_it_looked():
     with socket.socket() as probe:
         probe.bind(("127.0.0.1", 0))
         port = probe.getsockname()[1]
+    slept: list[float] = []
+    client = EnvClient(f"http://127.0.0.1:{port}", timeout=5, sleep=slept.append, restart_retries=6)
     with pytest.raises(ServerUnreachableError, match=f"127.0.0.1:{port}.*atlas-gym serve"):
-        EnvClient(f"http://127.0.0.1:{port}", timeout=5).health()
+        client.health()
+    # It retried (a restarting server refuses connections for a moment) with bounded exponential backoff.
+    assert slept == [0.25, 0.5, 1.0, 2.0, 4.0, 5.0]
 
 
 def test_a_whole_episode_on_the_real_server(client):

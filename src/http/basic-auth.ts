@@ -2,6 +2,8 @@
  * Basic authentication (email + API token), as Atlassian Cloud accepts it. Without configured
  * credentials any caller is accepted; the email, if given, picks the acting user.
  */
+import { sameSecret } from "./bearer.ts";
+
 export interface Credentials {
   email: string;
   apiToken: string;
@@ -13,7 +15,7 @@ export function checkBasicAuth(header: string | undefined, expected: Credentials
   const decoded = decode(header);
   if (!expected) return { ok: true, email: decoded?.email ?? null };
   if (!decoded) return { ok: false, message: "Client must be authenticated to access this resource." };
-  if (decoded.email !== expected.email || decoded.apiToken !== expected.apiToken) {
+  if (decoded.email !== expected.email || !sameSecret(decoded.apiToken, expected.apiToken)) {
     return { ok: false, message: "Client must be authenticated to access this resource." };
   }
   return { ok: true, email: decoded.email };

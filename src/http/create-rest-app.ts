@@ -6,7 +6,7 @@
  */
 import { type Context, Hono } from "hono";
 import { ApiError, dialectError } from "../sandbox/api-error.ts";
-import type { Operation } from "../sandbox/define-operation.ts";
+import type { Operation, OperationContext } from "../sandbox/define-operation.ts";
 import { executeOperation, type OperationInput, type OperationResult } from "../sandbox/execute.ts";
 import { AGENT_ACCOUNT_ID } from "../sandbox/fixtures/default-site.ts";
 import { OPERATIONS } from "../sandbox/operations.ts";
@@ -15,10 +15,9 @@ import { PRESENTATIONS } from "../sandbox/presentations.ts";
 import type { Site } from "../sandbox/site.ts";
 import { type Credentials, checkBasicAuth } from "./basic-auth.ts";
 import { dialectForPath } from "./dialect.ts";
-import type { SiteRegistry } from "./site-registry.ts";
-
-/** Largest request body accepted, as on Atlassian Cloud's gateway. */
-export const MAX_BODY_BYTES = 1024 * 1024;
+import { MAX_BODY_BYTES, readBodyText } from "./read-body.ts";
+import { SiteCapacityError, type SiteRegistry } from "./site-registry.ts";
+import { originOf } from "./url-parts.ts";
 
 export interface RestAppOptions {
   sites: SiteRegistry;
@@ -45,6 +44,8 @@ export interface ObservedRequest {
   siteId: string | null;
   /** The operation input; null when the request failed before the operation ran (auth, body). */
   input: OperationInput | null;
+  /** The context the operation ran with (base URL, acting user); null when it did not run. */
+  ctx: OperationContext | null;
   /** The route that answered: the operation itself, or a presentation of it (another API surface). */
   endpoint: Endpoint;
   /** What the route answered (for a presentation, its own shape of the operation's result). */
@@ -65,12 +66,32 @@ export function createRestApp({
   const byParams = routes.sort((a, b) => paramCount(a.path) - paramCount(b.path));
   for (const endpoint of byParams) {
     const path = endpoint.path.replace(/\{(\w+)\}/g, ":$1");
-    app.on(endpoint.method, path, (c) => handle(c, endpoint, sites.root, null));
-    app.on(endpoint.method, `/s/:siteId${path}`, (c) => {
-      const siteId = c.req.param("siteId");
-      return handle(c, endpoint, sites.get(siteId), siteId);
-    });
+    app.on(endpoint.method, path, (c) => handle(c, endpoint, null));
+    app.on(endpoint.method, `/s/:siteId${path}`, (c) => handle(c, endpoint, c.req.param("siteId")));
   }
+  // Forgetting an isolated site (an env-server session's site is closed with its session instead).
+  app.delete("/s/:siteId", (c) => {
+    const auth = checkBasicAuth(c.req.header("authorization"), credentials);
+    if (!auth.ok) return send(c, failure(dialectError("jira", 401, auth.message)));
+    const siteId = c.req.param("siteId");
+    if (sites.isBound(siteId))
+      return send(
+        c,
+        failure(
+          dialectError(
+            "jira",
+            409,
+            `Site ${siteId} belongs to an env-server session: close it with DELETE /v1/sessions/${siteId}.`,
+          ),
+        ),
+      );
+    if (!sites.delete(siteId))
+      return send(
+        c,
+        failure(dialectError("jira", 404, `No isolated site ${siteId} is held by this server.`)),
+      );
+    return c.body(null, 204);
+  });
   app.notFound((c) =>
     send(
       c,
@@ -84,15 +105,10 @@ export function createRestApp({
     ),
   );
 
-  async function handle(
-    c: Context,
-    endpoint: Endpoint,
-    site: Site,
-    siteId: string | null,
-  ): Promise<Response> {
-    const op = "operation" in endpoint ? (endpoint as Presentation).operation : (endpoint as Operation);
-    const request: ObservedRequest = { siteId, input: null, endpoint, answer: null };
-    const result = await answer(c, endpoint, op, site, request);
+  async function handle(c: Context, endpoint: Endpoint, siteId: string | null): Promise<Response> {
+    const op = operationOf(endpoint);
+    const request: ObservedRequest = { siteId, input: null, ctx: null, endpoint, answer: null };
+    const result = await answer(c, endpoint, op, request);
     request.answer ??= result;
     observe?.(op, result, request);
     return send(c, request.answer);
@@ -103,17 +119,17 @@ export function createRestApp({
     c: Context,
     endpoint: Endpoint,
     op: Operation,
-    site: Site,
     request: ObservedRequest,
   ): Promise<OperationResult> {
     const auth = checkBasicAuth(c.req.header("authorization"), credentials);
     if (!auth.ok) return failure(dialectError(endpoint.api, 401, auth.message));
-    try {
-      const body = hasBody(endpoint) ? await readJsonBody(c, endpoint) : undefined;
+    const run = async (site: Site): Promise<OperationResult> => {
+      const body = op.body ? await readJsonBody(c, endpoint) : undefined;
       const params = { ...collectQuery(c), ...pathParams(c) };
       const origin = publicUrl?.replace(/\/+$/, "") ?? originOf(c.req.url);
       const prefix = request.siteId === null ? "" : `/s/${request.siteId}`;
       const ctx = { baseUrl: `${origin}${prefix}`, accountId: actingUser(site, auth.email) };
+      request.ctx = ctx;
       if (endpoint === op) {
         request.input = { params, body };
         return executeOperation(site, op, request.input, ctx);
@@ -122,8 +138,15 @@ export function createRestApp({
       request.input = presented.input ?? { params, body };
       request.answer = presented.answer;
       return presented.result;
+    };
+    try {
+      return await (request.siteId === null ? run(sites.root) : sites.use(request.siteId, run));
     } catch (error) {
       if (error instanceof ApiError) return failure(error);
+      if (error instanceof SiteCapacityError) {
+        const { body } = dialectError(endpoint.api, 429, error.message);
+        return failure(new ApiError(429, body, { "retry-after": String(error.retryAfterSeconds) }));
+      }
       throw error;
     }
   }
@@ -133,12 +156,10 @@ export function createRestApp({
 
 const paramCount = (path: string) => path.split("{").length - 1;
 
-/** `http://host:port` of an absolute request URL (cheaper than building a URL object per request). */
-function originOf(url: string): string {
-  const pathStart = url.indexOf("/", url.indexOf("//") + 2);
-  return pathStart === -1 ? url : url.slice(0, pathStart);
+/** The operation a route performs (a presentation performs its operation). */
+function operationOf(endpoint: Endpoint): Operation {
+  return "operation" in endpoint ? (endpoint as Presentation).operation : (endpoint as Operation);
 }
-
 function failure(error: ApiError): OperationResult {
   return { ok: false, status: error.status, body: error.body, headers: error.headers };
 }
@@ -164,17 +185,9 @@ function pathParams(c: Context): Record<string, string> {
   return params;
 }
 
-/** Whether a route reads a JSON body (presentations read one when their operation does). */
-function hasBody(endpoint: Endpoint): boolean {
-  const op = "operation" in endpoint ? (endpoint as Presentation).operation : (endpoint as Operation);
-  return op.body !== undefined;
-}
-
 async function readJsonBody(c: Context, op: Endpoint): Promise<unknown> {
-  const length = Number(c.req.header("content-length") ?? "0");
-  if (length > MAX_BODY_BYTES) throw tooLarge(op);
-  const text = await c.req.text();
-  if (Buffer.byteLength(text) > MAX_BODY_BYTES) throw tooLarge(op);
+  const text = await readBodyText(c.req.raw);
+  if (text === null) throw tooLarge(op);
   if (text.trim() === "") return undefined;
   const type = c.req.header("content-type") ?? "";
   if (!/^application\/json\b/i.test(type)) {

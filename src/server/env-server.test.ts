@@ -3,7 +3,7 @@
  * a whole episode through /tools and through REST on the session's site, tool failures as data,
  * protocol errors that change nothing, the bearer token, capacity and the reaper.
  */
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { recordReference } from "../agent/scripted/replay.ts";
 import { tasksFor } from "../scenarios/frozen.ts";
 import { findScenario } from "../scenarios/index.ts";
@@ -255,6 +255,48 @@ describe("env server access and lifetime", () => {
       expect(rest.body.errorMessages[0]).toMatch(/reaped/);
       expect(small.sites.has(first.session_id)).toBe(false);
     } finally {
+      await small.close();
+    }
+  });
+});
+
+describe("the server's reaper", () => {
+  it("closes idle MCP sessions and evicts idle isolated sites on its timer, with no new request", async () => {
+    vi.useFakeTimers({ toFake: ["setInterval", "clearInterval"] });
+    const local = fakeClock();
+    const small = await startGymServer({
+      port: 0,
+      seed: 1,
+      siteTtlMs: 60_000,
+      clock: local.now,
+      reapEveryMs: 5000,
+    });
+    try {
+      expect((await api(small.url, "GET", "/s/scratch/rest/api/3/myself")).status).toBe(200);
+      const init = await api(
+        small.url,
+        "POST",
+        "/mcp",
+        {
+          jsonrpc: "2.0",
+          id: 1,
+          method: "initialize",
+          params: {
+            protocolVersion: "2025-06-18",
+            capabilities: {},
+            clientInfo: { name: "t", version: "1" },
+          },
+        },
+        { accept: "application/json, text/event-stream" },
+      );
+      expect(init.status).toBe(200);
+      expect([small.sites.size, small.mcp.size]).toEqual([1, 1]);
+      local.advance(10 * 60_000);
+      expect([small.sites.size, small.mcp.size]).toEqual([1, 1]);
+      vi.advanceTimersByTime(5000);
+      expect([small.sites.size, small.mcp.size]).toEqual([0, 0]);
+    } finally {
+      vi.useRealTimers();
       await small.close();
     }
   });

@@ -28,18 +28,22 @@ export interface SessionOpening {
 
 /**
  * Opens a session (throws EnvRequestError for a bad request, SessionCapacityError when full).
- * `origin` is the server's base URL, e.g. http://127.0.0.1:4010.
+ * `origin` is the server's base URL, e.g. http://127.0.0.1:4010. `restoreId` reopens a journaled session.
  */
 export function openSession(
   store: SessionStore,
   tasks: TaskSource,
   request: TaskRequest,
   origin: string,
+  restoreId?: string,
 ): { session: Session; opening: SessionOpening } {
-  const session = store.create((id) => {
-    const { scenario, task, site } = tasks.resolve(request);
-    return createEpisode(scenario, task, { initialSite: site, restBaseUrl: `${origin}/s/${id}` });
-  });
+  const session = store.create(
+    (id) => {
+      const { scenario, task, site } = tasks.resolve(request);
+      return createEpisode(scenario, task, { initialSite: site, restBaseUrl: `${origin}/s/${id}` });
+    },
+    { opening: { request, origin }, restoreId },
+  );
   const { episode } = session;
   return {
     session,

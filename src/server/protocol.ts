@@ -1,15 +1,14 @@
 /**
  * The env server's wire conventions: JSON request bodies checked against a zod schema (unknown keys,
  * wrong types, bad JSON and oversized bodies are 4xx with a message naming the problem), JSON error
- * bodies `{error, code}`, and the optional bearer token on /v1 routes.
+ * bodies `{error, code}`, the optional bearer token on /v1 routes, and the JSON shape of a score.
  */
-import { timingSafeEqual } from "node:crypto";
 import type { Context, MiddlewareHandler } from "hono";
 import type { z } from "zod";
+import { checkBearer } from "../http/bearer.ts";
+import { MAX_BODY_BYTES, readBodyText } from "../http/read-body.ts";
+import type { Score } from "../reward/score.ts";
 import { EnvRequestError } from "./errors.ts";
-
-/** Largest request body the env server reads. */
-export const MAX_BODY_BYTES = 1024 * 1024;
 
 /**
  * Reads and validates a JSON body. An empty body reads as `{}` when `emptyAs` is given (for routes whose
@@ -20,10 +19,8 @@ export async function readJson<S extends z.ZodType>(
   schema: S,
   emptyAs?: z.input<S>,
 ): Promise<z.output<S>> {
-  const declared = Number(c.req.header("content-length") ?? "0");
-  if (declared > MAX_BODY_BYTES) throw tooLarge();
-  const text = await c.req.text();
-  if (Buffer.byteLength(text) > MAX_BODY_BYTES) throw tooLarge();
+  const text = await readBodyText(c.req.raw);
+  if (text === null) throw tooLarge();
   let value: unknown;
   if (text.trim() === "") {
     if (emptyAs === undefined)
@@ -67,22 +64,31 @@ export function errorResponse(c: Context, error: unknown): Response {
 
 /** Requires `Authorization: Bearer <token>` when a token is set. */
 export function bearerAuth(token: string | null | undefined): MiddlewareHandler {
-  const expected = token ? Buffer.from(token) : null;
   return async (c, next) => {
-    if (expected) {
-      const header = c.req.header("authorization") ?? "";
-      const given = Buffer.from(/^Bearer\s+(.+)$/i.exec(header)?.[1]?.trim() ?? "");
-      if (given.length !== expected.length || !timingSafeEqual(given, expected)) {
-        throw new EnvRequestError(
-          401,
-          "unauthorized",
-          header
-            ? "The bearer token is wrong: send the token the server was started with (--token)."
-            : "This server requires a bearer token: send Authorization: Bearer <token> (the server's --token).",
-          { "www-authenticate": 'Bearer realm="atlas-gym"' },
-        );
-      }
+    const check = checkBearer(c.req.header("authorization"), token);
+    if (check !== "ok") {
+      throw new EnvRequestError(
+        401,
+        "unauthorized",
+        check === "wrong"
+          ? "The bearer token is wrong: send the token the server was started with (--token)."
+          : "This server requires a bearer token: send Authorization: Bearer <token> (the server's --token).",
+        { "www-authenticate": 'Bearer realm="atlas-gym"' },
+      );
     }
     await next();
+  };
+}
+
+/** A score in the env server's JSON shape (`/v1/sessions/{sid}/score`, the MCP score resource). */
+export function scoreJson(score: Score) {
+  return {
+    reward: score.reward,
+    passed: score.passed,
+    mode: score.mode,
+    paper_reward: score.paperReward,
+    components: score.components,
+    violations: score.violations,
+    explanation: score.explanation,
   };
 }

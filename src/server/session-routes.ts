@@ -2,14 +2,15 @@
  * The env server's session routes: open a session on a task, call its tools, score it, read its trace,
  * close it. Tool-level failures (unknown tool, bad arguments, API errors, spent budget) are HTTP 200
  * answers with `ok:false` and an `error_type`, because they are data for the model; 4xx answers are for
- * protocol errors only, and none of them changes anything.
+ * protocol errors only, and none of them changes anything. A tool call may carry `seq` (see session-calls.ts).
  */
 import type { Hono } from "hono";
 import { z } from "zod";
 import { REWARD_MODES } from "../reward/score.ts";
 import type { ToolCallResult } from "../tools/execute-tool.ts";
 import { openSession } from "./open-session.ts";
-import { readJson } from "./protocol.ts";
+import { readJson, scoreJson } from "./protocol.ts";
+import { callTool, scoreSession } from "./session-calls.ts";
 import type { Session, SessionStore } from "./sessions.ts";
 import type { TaskSource } from "./task-source.ts";
 
@@ -25,6 +26,8 @@ const callBody = z.strictObject({
   /** The tool arguments: an object, or the JSON text a model emitted (parsed and checked by the tool). */
   arguments: z.unknown().optional(),
   call_id: z.string().optional(),
+  /** The client's number for this call (1, 2, ... per session): a retry with the same number is not run twice. */
+  seq: z.number().int().min(1).optional(),
 });
 
 const scoreBody = z.strictObject({
@@ -58,8 +61,10 @@ export function addSessionRoutes(app: Hono, store: SessionStore, tasks: TaskSour
   app.post("/v1/sessions/:sid/tools/:name", async (c) => {
     const session = store.get(c.req.param("sid"));
     const body = await readJson(c, callBody);
-    const result = await session.run((episode) =>
-      episode.step({ name: c.req.param("name"), arguments: body.arguments }),
+    const result = await callTool(
+      session,
+      { name: c.req.param("name"), arguments: body.arguments },
+      { seq: body.seq },
     );
     return c.json(
       result.ok
@@ -71,22 +76,8 @@ export function addSessionRoutes(app: Hono, store: SessionStore, tasks: TaskSour
   app.post("/v1/sessions/:sid/score", async (c) => {
     const session = store.get(c.req.param("sid"));
     const body = await readJson(c, scoreBody, {});
-    const score = await session.run((episode) => {
-      if (body.final_message !== undefined) {
-        session.finalMessage = body.final_message;
-        episode.finish(body.final_message);
-      }
-      return episode.score(body.mode);
-    });
-    return c.json({
-      reward: score.reward,
-      passed: score.passed,
-      mode: score.mode,
-      paper_reward: score.paperReward,
-      components: score.components,
-      violations: score.violations,
-      explanation: score.explanation,
-    });
+    const score = await scoreSession(session, body.final_message, body.mode);
+    return c.json(scoreJson(score));
   });
 
   app.get("/v1/sessions/:sid/trace", async (c) => {

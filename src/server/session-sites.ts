@@ -7,10 +7,12 @@
  */
 import type { ObservedRequest } from "../http/create-rest-app.ts";
 import { dialectForPath } from "../http/dialect.ts";
+import { pathOf } from "../http/url-parts.ts";
 import { dialectError } from "../sandbox/api-error.ts";
 import type { Operation } from "../sandbox/define-operation.ts";
 import type { OperationResult } from "../sandbox/execute.ts";
 import { SessionNotFoundError } from "./errors.ts";
+import { recordRestOperation } from "./session-calls.ts";
 import { SESSION_PREFIX, type SessionStore } from "./sessions.ts";
 
 type Fetch = (request: Request) => Response | Promise<Response>;
@@ -20,10 +22,7 @@ const SESSION_PATH = new RegExp(`^/s/(${SESSION_PREFIX}[^/]+)(/.*)?$`);
 /** Wraps the REST facade's fetch so that requests on session sites go through their session. */
 export function guardSessionSites(store: SessionStore, restFetch: Fetch): Fetch {
   return async (request) => {
-    const url = request.url;
-    const pathStart = url.indexOf("/", url.indexOf("//") + 2);
-    const queryStart = url.indexOf("?", pathStart);
-    const path = queryStart === -1 ? url.slice(pathStart) : url.slice(pathStart, queryStart);
+    const path = pathOf(request.url);
     const match = path.startsWith("/s/") ? SESSION_PATH.exec(path) : null;
     if (!match) return restFetch(request);
     const id = match[1]!;
@@ -42,7 +41,8 @@ export function guardSessionSites(store: SessionStore, restFetch: Fetch): Fetch 
 export function recordSessionCalls(store: SessionStore) {
   return (op: Operation, result: OperationResult, request: ObservedRequest): void => {
     if (!request.siteId?.startsWith(SESSION_PREFIX)) return;
-    store.find(request.siteId)?.episode.recordOperation(op, request.input, result);
+    const session = store.find(request.siteId);
+    if (session) recordRestOperation(session, op, request, result);
   };
 }
 

@@ -26,7 +26,7 @@ describe("session store", () => {
     expect(session.id).toBe("ses-1");
     expect(store.get("ses-1")).toBe(session);
     expect(sites.has("ses-1")).toBe(true);
-    expect(sites.get("ses-1")).toBe(session.episode.site);
+    expect(sites.use("ses-1", (site) => site)).toBe(session.episode.site);
     expect(store.touch("ses-1")).toBe(true);
     expect(store.delete("ses-1")).toBe(true);
     expect(store.delete("ses-1")).toBe(false);

@@ -4,11 +4,14 @@
  * sessions run freely. Idle sessions are reaped after a TTL (trainers such as TRL never say goodbye),
  * a capacity limit protects the process, and each session's site is bound into the REST facade's
  * SiteRegistry under its id. The MCP server imports this store to bind its sessions to the same episodes.
+ * With a journal, each session's opening and calls are appended to it and a closed session's are removed.
  */
 import { randomUUID } from "node:crypto";
 import type { SiteRegistry } from "../http/site-registry.ts";
 import type { Episode } from "../scenarios/episode.ts";
+import type { ToolCallResult } from "../tools/execute-tool.ts";
 import { SessionCapacityError, SessionNotFoundError } from "./errors.ts";
+import type { Journal, JournalRecord, OpenRecord } from "./journal.ts";
 
 /** Session ids start with this, which is how the REST facade tells a session's site from an ad-hoc one. */
 export const SESSION_PREFIX = "ses-";
@@ -26,6 +29,14 @@ export interface Session {
   readonly closed: boolean;
   /** The agent's final message, once a client has sent one with a score request. */
   finalMessage: string | null;
+  /** The client's sequence number of the last tool call applied with one (0 before any). */
+  lastSeq: number;
+  /** The answer to that call, given again to a client that retries it. */
+  lastResult: ToolCallResult | null;
+  /** Whether the session's calls are journaled. */
+  readonly journaled: boolean;
+  /** Appends a record to the session's journal (does nothing when it has none). */
+  log(record: Exclude<JournalRecord, OpenRecord>): void;
   /**
    * Runs `fn` after every earlier call on this session has settled (calls on one session never
    * interleave) and marks the session used. Rejects with SessionNotFoundError if the session was closed
@@ -47,6 +58,15 @@ export interface SessionStoreOptions {
   newId?: () => string;
   /** Where session sites are bound for the REST facade (`/s/<session id>/...`). */
   sites?: Pick<SiteRegistry, "set" | "delete">;
+  /** Where sessions opened with an `opening` are journaled (see journal.ts). */
+  journal?: Journal;
+}
+
+export interface CreateOptions {
+  /** What the session is opened on (its journal's first record); without it the session is not journaled. */
+  opening?: Omit<OpenRecord, "t" | "v">;
+  /** Reopen a journaled session under its old id (replay): its journal already holds its records. */
+  restoreId?: string;
 }
 
 export interface SessionStore {
@@ -59,7 +79,7 @@ export interface SessionStore {
    * Opens a session: reaps idle sessions first if the store is full, throws SessionCapacityError if it is
    * still full, otherwise builds the episode with `open(id)` and binds its site.
    */
-  create(open: (id: string) => Episode): Session;
+  create(open: (id: string) => Episode, options?: CreateOptions): Session;
   /** The open session with this id; throws SessionNotFoundError. */
   get(id: string): Session;
   /** The open session with this id, or undefined. */
@@ -101,10 +121,11 @@ export function createSessionStore(options: SessionStoreOptions = {}): SessionSt
     session.closed = true;
     sessions.delete(session.id);
     options.sites?.delete(session.id);
+    if (session.journaled) options.journal?.remove(session.id);
     for (const listener of listeners) listener(session, reason);
   }
 
-  function open(id: string, episode: Episode): SessionState {
+  function open(id: string, episode: Episode, journaled: boolean): SessionState {
     let tail: Promise<unknown> = Promise.resolve();
     const now = clock();
     const session: SessionState = {
@@ -115,6 +136,12 @@ export function createSessionStore(options: SessionStoreOptions = {}): SessionSt
       pending: 0,
       closed: false,
       finalMessage: null,
+      lastSeq: 0,
+      lastResult: null,
+      journaled,
+      log(record) {
+        if (journaled) options.journal!.append(id, record);
+      },
       run<T>(fn: (episode: Episode) => T | Promise<T>): Promise<T> {
         session.pending++;
         session.lastUsed = clock();
@@ -142,14 +169,16 @@ export function createSessionStore(options: SessionStoreOptions = {}): SessionSt
       return sessions.size;
     },
     now: () => clock(),
-    create(build) {
+    create(build, { opening, restoreId } = {}) {
       if (sessions.size >= maxSessions) store.reap();
       if (sessions.size >= maxSessions)
         throw new SessionCapacityError(maxSessions, store.retryAfterSeconds());
-      const id = newId();
+      const id = restoreId ?? newId();
       if (!id.startsWith(SESSION_PREFIX) || !/^[\w.-]+$/.test(id) || sessions.has(id))
         throw new Error(`Session id factory returned an unusable or duplicate id '${id}'`);
-      const session = open(id, build(id));
+      const journaled = options.journal !== undefined && (opening !== undefined || restoreId !== undefined);
+      const session = open(id, build(id), journaled);
+      if (journaled && restoreId === undefined) options.journal!.append(id, { t: "open", v: 1, ...opening! });
       sessions.set(id, session);
       options.sites?.set(id, session.episode.site);
       return session;

@@ -2,17 +2,20 @@
  * One process serving everything `atlas-gym serve` offers on one port: the env-server API (`/health`,
  * `/v1/...`), the REST facade on the default site (`/rest/api/3`, `/wiki`), isolated sites under
  * `/s/<id>/...`, and each env-server session's own site under `/s/<session id>/...`. It also runs the
- * idle-session reaper.
+ * reaper that closes idle env-server sessions, evicts idle isolated sites and closes idle MCP sessions.
  */
 import type { Credentials } from "../http/basic-auth.ts";
 import { createRestApp, type RestAppOptions } from "../http/create-rest-app.ts";
 import { createSiteRegistry, type SiteRegistry } from "../http/site-registry.ts";
 import { createCredentials, listen } from "../http/start-server.ts";
+import { pathOf } from "../http/url-parts.ts";
 import { createEnvApp } from "./create-env-app.ts";
-import { createMcpHttpHandler } from "./mcp/http-handler.ts";
+import { createJournal } from "./journal.ts";
+import { createMcpHttpHandler, type McpHttpHandler } from "./mcp/http-handler.ts";
+import { type RestoreReport, restoreSessions } from "./session-replay.ts";
 import { guardSessionSites, recordSessionCalls } from "./session-sites.ts";
 import { createSessionStore, type SessionStore } from "./sessions.ts";
-import type { TaskSource } from "./task-source.ts";
+import { createTaskSource, type TaskSource } from "./task-source.ts";
 
 export interface GymServerOptions {
   port: number;
@@ -28,19 +31,28 @@ export interface GymServerOptions {
   /** Idle time (ms) after which a session is reaped. */
   sessionTtlMs?: number;
   maxSessions?: number;
-  /** How often the reaper runs (ms); default a quarter of the TTL, between 1 s and 60 s. */
+  /** Idle time (ms) after which an isolated site (`/s/<id>`) is evicted. */
+  siteTtlMs?: number;
+  /** Most isolated sites held at once (a new one beyond that gets HTTP 429). */
+  maxSites?: number;
+  /** How often the reaper runs (ms); default a quarter of the shortest TTL, between 1 s and 60 s. */
   reapEveryMs?: number;
   /** Milliseconds clock of the session store (tests inject one and call `sessions.reap()`). */
   clock?: () => number;
   tasks?: TaskSource;
   observe?: RestAppOptions["observe"];
+  /** Journal folder: sessions are journaled there, and those it holds are rebuilt at start (see journal.ts). */
+  journal?: string;
 }
 
 export interface RunningGymServer {
   url: string;
   sites: SiteRegistry;
   sessions: SessionStore;
+  mcp: McpHttpHandler;
   credentials: Credentials | null;
+  /** With a journal: the sessions rebuilt from it at start, and those that could not be. */
+  restored: RestoreReport | null;
   /** The combined handler (for in-process use without a port). */
   fetch(request: Request): Response | Promise<Response>;
   close(): Promise<void>;
@@ -48,13 +60,21 @@ export interface RunningGymServer {
 
 /** The combined fetch handler and its parts, without a port. */
 export function createGymHandler(options: Omit<GymServerOptions, "port" | "host" | "reapEveryMs">) {
-  const sites = createSiteRegistry(options.seed);
+  const sites = createSiteRegistry(options.seed, {
+    ttlMs: options.siteTtlMs,
+    maxSites: options.maxSites,
+    clock: options.clock,
+  });
+  const journal = options.journal ? createJournal(options.journal) : undefined;
   const sessions = createSessionStore({
     ttlMs: options.sessionTtlMs,
     maxSessions: options.maxSessions,
     clock: options.clock,
     sites,
+    journal,
   });
+  const tasks = options.tasks ?? createTaskSource();
+  const restored = journal ? restoreSessions(sessions, tasks, journal) : null;
   const credentials = createCredentials(options.auth ?? false);
   const record = recordSessionCalls(sessions);
   const rest = createRestApp({
@@ -66,7 +86,7 @@ export function createGymHandler(options: Omit<GymServerOptions, "port" | "host"
       options.observe?.(op, result, request);
     },
   });
-  const env = createEnvApp({ sessions, tasks: options.tasks, token: options.token });
+  const env = createEnvApp({ sessions, tasks, token: options.token });
   const restFetch = guardSessionSites(sessions, rest.fetch);
   // `/mcp`: the MCP Streamable HTTP endpoint (free sandboxes, or bound to these sessions with ?session=).
   const mcp = createMcpHttpHandler({
@@ -81,14 +101,15 @@ export function createGymHandler(options: Omit<GymServerOptions, "port" | "host"
       : isEnvPath(request.url)
         ? env.fetch(request)
         : restFetch(request);
-  return { sites, sessions, credentials, fetch, mcp };
+  return { sites, sessions, credentials, fetch, mcp, restored };
 }
 
 export async function startGymServer(options: GymServerOptions): Promise<RunningGymServer> {
   const handler = createGymHandler(options);
   const server = await listen(handler.fetch, options.port, options.host ?? "127.0.0.1");
-  const every = options.reapEveryMs ?? Math.min(60_000, Math.max(1000, handler.sessions.ttlMs / 4));
-  const reaper = setInterval(() => handler.sessions.reap(), every);
+  const shortest = Math.min(handler.sessions.ttlMs, handler.sites.ttlMs, handler.mcp.ttlMs);
+  const every = options.reapEveryMs ?? Math.min(60_000, Math.max(1000, shortest / 4));
+  const reaper = setInterval(() => reapIdle(handler), every);
   reaper.unref();
   return {
     ...handler,
@@ -101,14 +122,17 @@ export async function startGymServer(options: GymServerOptions): Promise<Running
   };
 }
 
+/** One pass of the reaper over everything that expires when idle. */
+export function reapIdle(handler: Pick<ReturnType<typeof createGymHandler>, "sessions" | "sites" | "mcp">) {
+  return { sessions: handler.sessions.reap(), sites: handler.sites.reap(), mcp: handler.mcp.reap() };
+}
+
 /** `/mcp` (with any query) is the MCP endpoint. */
 function isMcpPath(url: string): boolean {
-  const path = url.slice(url.indexOf("/", url.indexOf("//") + 2));
-  return /^\/mcp([?#]|$)/.test(path);
+  return pathOf(url) === "/mcp";
 }
 
 /** `/health` and `/v1/...` belong to the env server; everything else to the REST facade. */
 function isEnvPath(url: string): boolean {
-  const path = url.slice(url.indexOf("/", url.indexOf("//") + 2));
-  return /^\/(v1|health)([/?]|$)/.test(path);
+  return /^\/(v1|health)(\/|$)/.test(pathOf(url));
 }

@@ -1,14 +1,17 @@
 /**
- * Where the env server gets tasks: it resolves a session request (`{scenario, split, index, seed?}` or
- * `{task_id}`) to a task and its pristine site. Eval tasks come from the frozen splits (read once);
- * train tasks are generated. The pristine site of each recent task is kept (LRU), so the G sessions of
- * a GRPO group share one site by copy-on-write forks instead of each rebuilding it.
+ * Where the env server gets tasks: the scenario registry (scenarios/index.ts) and its splits
+ * (scenarios/frozen.ts), seen through the env server's errors. It resolves a session request
+ * (`{scenario, split, index, seed?}` or `{task_id}`) to a task and its pristine site. Eval tasks come from
+ * the frozen splits (read once); train tasks are generated. The pristine site of each recent task is kept
+ * (LRU), so the G sessions of a GRPO group share one site by copy-on-write forks instead of each
+ * rebuilding it.
  */
 
+import { ScenarioNotFoundError } from "../errors.ts";
 import type { Site } from "../sandbox/site.ts";
 import type { Scenario, Split, Task } from "../scenarios/define-scenario.ts";
-import { loadEvalSplit } from "../scenarios/frozen.ts";
-import { SCENARIOS } from "../scenarios/index.ts";
+import { loadEvalSplit, tasksFor } from "../scenarios/frozen.ts";
+import { findScenario, SCENARIOS } from "../scenarios/index.ts";
 import { EVAL_TASKS, generateTask, seedFor, siteForTask } from "../scenarios/tasks.ts";
 import { EnvRequestError } from "./errors.ts";
 
@@ -38,7 +41,7 @@ export interface TaskSource {
 const MAX_SEED = 2 ** 32 - 1;
 const bad = (message: string) => new EnvRequestError(400, "invalid_request", message);
 
-export function createTaskSource(scenarios: readonly Scenario[] = SCENARIOS, cacheSize = 256): TaskSource {
+export function createTaskSource(cacheSize = 256): TaskSource {
   const frozen = new Map<string, Task[]>();
   const sites = new Map<string, { task: Task; site: Site }>();
 
@@ -52,20 +55,19 @@ export function createTaskSource(scenarios: readonly Scenario[] = SCENARIOS, cac
   };
 
   const source: TaskSource = {
-    scenarios,
+    scenarios: SCENARIOS,
     scenario(id) {
-      const found = scenarios.find((s) => s.id === id);
-      if (!found)
-        throw new EnvRequestError(
-          404,
-          "scenario_not_found",
-          `Scenario "${id}" not found (known: ${scenarios.map((s) => s.id).join(", ")})`,
-        );
-      return found;
+      try {
+        return findScenario(id);
+      } catch (error) {
+        if (error instanceof ScenarioNotFoundError)
+          throw new EnvRequestError(404, "scenario_not_found", error.message);
+        throw error;
+      }
     },
     list(scenario, split, n, start) {
       if (split === "eval") return evalTasks(scenario).slice(start, n === undefined ? undefined : start + n);
-      return Array.from({ length: n ?? 20 }, (_, i) => generateTask(scenario, "train", start + i).task);
+      return tasksFor(scenario, split, n, start);
     },
     resolve(request) {
       const { scenario, split, index, seed } = normalise(request, source);

@@ -1,5 +1,6 @@
 /**
- * `atlas-gym train`: validates the training config, starts the env server on a free loopback port,
+ * `atlas-gym train`: validates the training config, starts the env server on a free loopback port (a
+ * supervised child process with a journal, restarted if it crashes: see env-server-process.ts),
  * launches the Python trainer (`python -m atlas_gym.train --config-json <validated config> --server <url>
  * [--resume <checkpoint>]`) with its output forwarded, and stops both cleanly: when the trainer exits the
  * server closes; on Ctrl-C or SIGTERM the launcher forwards the signal once to the trainer (which runs in
@@ -12,8 +13,8 @@ import { delimiter, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { UsageError } from "../errors.ts";
 import { SCENARIOS } from "../scenarios/index.ts";
-import { startGymServer } from "../server/start-gym-server.ts";
 import { loadTrainConfig } from "./config.ts";
+import { startEnvServerProcess } from "./env-server-process.ts";
 import { TRAINING_LOG } from "./training-log.ts";
 import { writeTrainingReport } from "./training-report.ts";
 
@@ -47,7 +48,7 @@ export async function launchTraining(options: LaunchOptions): Promise<number> {
     SCENARIOS.map((s) => s.id),
   );
   const python = options.python ?? defaultPython();
-  const server = await startGymServer({ port: 0, seed: 1 });
+  const server = await startEnvServerProcess({ log });
   log(
     `atlas-gym train: env server at ${server.url}; model ${config.model} on ${config.scenarios.join(", ")}`,
   );
@@ -86,7 +87,7 @@ export async function launchTraining(options: LaunchOptions): Promise<number> {
   clearTimeout(killTimer);
   process.off("SIGINT", onSignal);
   process.off("SIGTERM", onSignal);
-  const open = server.sessions.size;
+  const open = await server.openSessions();
   await server.close();
   log(
     `atlas-gym train: trainer ${signal ? `ended by ${signal}` : `exited with code ${code}`}; env server closed (${open} sessions were still open)`,

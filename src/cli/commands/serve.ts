@@ -13,6 +13,9 @@ interface ServeOptions {
   auth: boolean;
   sessionTtl: number;
   maxSessions: number;
+  siteTtl: number;
+  maxSites: number;
+  journal?: string;
   token?: string;
   baseUrl?: string;
 }
@@ -76,6 +79,22 @@ export function registerServe(program: Command): void {
       "public URL clients reach the site at (self links and serverInfo use it), e.g. https://acme.atlassian.net",
       parseBaseUrl,
     )
+    .option(
+      "--site-ttl <duration>",
+      "evict isolated sites (/s/<id>) idle this long (seconds, or 90s, 10m, 1h)",
+      parseDuration("--site-ttl"),
+      3_600_000,
+    )
+    .option(
+      "--max-sites <n>",
+      "most isolated sites held at once (a new one beyond that gets HTTP 429)",
+      parseIntegerOption("--max-sites", 1, 1_000_000),
+      10_000,
+    )
+    .option(
+      "--journal <dir>",
+      "journal every session's calls in <dir>; on start, rebuild the sessions journaled there (crash-safe)",
+    )
     .option("--token <token>", "require Authorization: Bearer <token> on /v1 routes (or set ATLAS_GYM_TOKEN)")
     .action(async (options: ServeOptions) => {
       const { startGymServer } = await import("../../server/start-gym-server.ts");
@@ -86,6 +105,8 @@ export function registerServe(program: Command): void {
         token,
         sessionTtlMs: options.sessionTtl,
         maxSessions: options.maxSessions,
+        siteTtlMs: options.siteTtl,
+        maxSites: options.maxSites,
       }).catch((error: NodeJS.ErrnoException) => {
         // A port that is taken (or not ours to bind) is the user's to fix: one line, not a stack trace.
         const where = `${options.host}:${options.port}`;
@@ -101,10 +122,16 @@ export function registerServe(program: Command): void {
       if (options.baseUrl) console.log(`  Links use the public base URL ${options.baseUrl}`);
       console.log(`  Jira:       ${server.url}/rest/api/3/myself  (also /rest/api/2)`);
       console.log(`  Confluence: ${server.url}/wiki/api/v2/spaces  (v1: /wiki/rest/api/content)`);
-      console.log(`  Isolated sites: ${server.url}/s/<id>/...`);
+      console.log(
+        `  Isolated sites: ${server.url}/s/<id>/...  (idle TTL ${options.siteTtl / 1000} s, at most ${options.maxSites}; DELETE /s/<id> frees one)`,
+      );
       console.log(
         `  Env server: ${server.url}/v1/scenarios  (sessions: idle TTL ${options.sessionTtl / 1000} s, at most ${options.maxSessions}${token ? ", bearer token required" : ""})`,
       );
+      if (server.restored)
+        console.log(
+          `  Journal:    ${options.journal} (${server.restored.restored.length} sessions rebuilt${server.restored.failed.length ? `, ${server.restored.failed.length} set aside: ${server.restored.failed.map((f) => `${f.id}: ${f.reason}`).join("; ")}` : ""})`,
+        );
       console.log(`  MCP:        ${server.url}/mcp?tools=default|rovo|mcp-atlassian[&session=<session id>]`);
       if (server.credentials) {
         console.log(

@@ -8,9 +8,9 @@
  */
 import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
-import type { Score } from "../../reward/score.ts";
 import type { ToolCallResult } from "../../tools/execute-tool.ts";
 import { VERSION } from "../../version.ts";
+import { scoreJson } from "../protocol.ts";
 import { inputSchemaFor } from "./input-schema.ts";
 import type { McpBinding } from "./mcp-binding.ts";
 
@@ -70,17 +70,4 @@ export function createMcpServer(binding: McpBinding): McpServer {
 
 export function toCallToolResult(result: ToolCallResult): CallToolResult {
   return { content: [{ type: "text", text: result.observation }], isError: !result.ok };
-}
-
-/** A score in the env server's JSON shape (`/v1/sessions/{sid}/score`). */
-export function scoreJson(score: Score) {
-  return {
-    reward: score.reward,
-    passed: score.passed,
-    mode: score.mode,
-    paper_reward: score.paperReward,
-    components: score.components,
-    violations: score.violations,
-    explanation: score.explanation,
-  };
 }

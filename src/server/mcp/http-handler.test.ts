@@ -1,6 +1,7 @@
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { describe, expect, it } from "vitest";
+import { MAX_BODY_BYTES } from "../../http/read-body.ts";
 import { createEpisode } from "../../scenarios/episode.ts";
 import { tasksFor } from "../../scenarios/frozen.ts";
 import { findScenario } from "../../scenarios/index.ts";
@@ -41,6 +42,7 @@ describe("the /mcp handler", () => {
   it("needs the bearer token when one is set", async () => {
     const handler = createMcpHttpHandler({ seed: 1, token: "t0k" });
     await expect(connect(handler, "", "wrong")).rejects.toThrow(/Unauthorized/);
+    await expect(connect(handler, "", "t0kX")).rejects.toThrow(/Unauthorized/);
     const client = await connect(handler, "", "t0k");
     expect((await client.listTools()).tools.length).toBeGreaterThan(10);
     await handler.close();
@@ -75,5 +77,27 @@ describe("the /mcp handler", () => {
     );
     expect(score).toMatchObject({ reward: expect.any(Number), passed: false, mode: "paper" });
     expect(score.violations.map((v: { code: string }) => v.code)).toContain("early_stop_after_read");
+  });
+
+  it("refuses a body over the size limit before reading it whole, and bad JSON", async () => {
+    const handler = createMcpHttpHandler({ seed: 1 });
+    const post = (body: string) =>
+      handler.fetch(
+        new Request("http://mcp.test/mcp", {
+          method: "POST",
+          headers: { "content-type": "application/json", accept: "application/json, text/event-stream" },
+          body,
+        }),
+      );
+    const big = await post(
+      JSON.stringify({ jsonrpc: "2.0", method: "x", params: { pad: "x".repeat(MAX_BODY_BYTES) } }),
+    );
+    expect(big.status).toBe(413);
+    expect(((await big.json()) as { error: { message: string } }).error.message).toMatch(
+      /larger than the 1048576 byte limit/,
+    );
+    const bad = await post("{not json");
+    expect(bad.status).toBe(400);
+    expect(handler.size).toBe(0);
   });
 });

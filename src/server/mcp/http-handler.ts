@@ -11,10 +11,13 @@ import { randomUUID } from "node:crypto";
 import { WebStandardStreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js";
 import { isInitializeRequest } from "@modelcontextprotocol/sdk/types.js";
 import { AtlasGymError } from "../../errors.ts";
+import { checkBearer } from "../../http/bearer.ts";
+import { MAX_BODY_BYTES, readBodyText } from "../../http/read-body.ts";
 import { createSite } from "../../sandbox/fixtures/default-site.ts";
 import type { Site } from "../../sandbox/site.ts";
 import { DEFAULT_BASE_URL } from "../../scenarios/episode.ts";
 import { isToolSetName, TOOL_SET_NAMES } from "../../tools/aliases/tool-sets.ts";
+import { callTool } from "../session-calls.ts";
 import type { SessionStore } from "../sessions.ts";
 import { createMcpServer } from "./create-mcp-server.ts";
 import { createEpisodeBinding, createSiteBinding, type McpBinding } from "./mcp-binding.ts";
@@ -36,6 +39,8 @@ export interface McpHttpOptions {
 
 export interface McpHttpHandler {
   fetch(request: Request): Promise<Response>;
+  /** Idle time (ms) after which an MCP session is closed. */
+  readonly ttlMs: number;
   /** Open MCP sessions. */
   readonly size: number;
   /** Closes idle MCP sessions; returns how many. */
@@ -83,16 +88,15 @@ export function createMcpHttpHandler(options: McpHttpOptions): McpHttpHandler {
         404,
         `Env-server session ${sessionId} not found (closed, reaped, or never opened).`,
       );
-    return createEpisodeBinding(session.episode, tools, (fn) => session.run(fn));
+    const binding = createEpisodeBinding(session.episode, tools, (fn) => session.run(fn));
+    // Calls go through the session so that they are journaled like /v1 calls.
+    return {
+      ...binding,
+      call: (request) => callTool(session, request, { set: tools, tools: binding.tools }),
+    };
   }
 
-  async function open(request: Request): Promise<Response> {
-    let body: unknown;
-    try {
-      body = await request.json();
-    } catch {
-      return rpcError(400, -32700, "Parse error: the body is not JSON.");
-    }
+  async function open(request: Request, body: unknown): Promise<Response> {
     if (!isInitializeRequest(body))
       return rpcError(400, -32000, "Bad Request: send initialize first, or pass the mcp-session-id header.");
     reap();
@@ -118,23 +122,25 @@ export function createMcpHttpHandler(options: McpHttpOptions): McpHttpHandler {
 
   return {
     async fetch(request) {
-      if (options.token && request.headers.get("authorization") !== `Bearer ${options.token}`)
+      if (checkBearer(request.headers.get("authorization"), options.token) !== "ok")
         return rpcError(401, -32001, "Unauthorized: send Authorization: Bearer <token> (the serve --token).");
       if (request.method === "GET")
         return rpcError(405, -32000, "Method not allowed: this server sends no SSE stream; POST JSON-RPC.", {
           allow: "POST, DELETE",
         });
       const id = request.headers.get("mcp-session-id");
-      if (id === null) {
-        if (request.method !== "POST") return rpcError(400, -32000, "Bad Request: no mcp-session-id header.");
-        return open(request);
-      }
+      if (id === null && request.method !== "POST")
+        return rpcError(400, -32000, "Bad Request: no mcp-session-id header.");
+      const body = request.method === "POST" ? await readRpcBody(request) : undefined;
+      if (body instanceof Response) return body;
+      if (id === null) return open(request, body);
       const entry = entries.get(id);
       if (!entry)
         return rpcError(404, -32001, "Session not found: it was closed or reaped; initialize again.");
       entry.lastUsed = clock();
-      return entry.transport.handleRequest(request);
+      return entry.transport.handleRequest(request, body === undefined ? undefined : { parsedBody: body });
     },
+    ttlMs,
     get size() {
       return entries.size;
     },
@@ -143,6 +149,18 @@ export function createMcpHttpHandler(options: McpHttpOptions): McpHttpHandler {
       await Promise.all([...entries.keys()].map(closeEntry));
     },
   };
+}
+
+/** A POST's JSON-RPC body, read under the size limit, or the error answer. */
+async function readRpcBody(request: Request): Promise<unknown> {
+  const text = await readBodyText(request);
+  if (text === null)
+    return rpcError(413, -32600, `Request body is larger than the ${MAX_BODY_BYTES} byte limit.`);
+  try {
+    return JSON.parse(text);
+  } catch {
+    return rpcError(400, -32700, "Parse error: the body is not JSON.");
+  }
 }
 
 /** A request the endpoint refuses before any MCP session exists. */

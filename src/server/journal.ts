@@ -1,0 +1,116 @@
+/**
+ * The env server's journal (`serve --journal DIR`): one append-only JSON-lines file per open session,
+ * `DIR/<session id>.jsonl`, holding the session's opening and every call that changed its episode, in
+ * the order they ran. A closed session's file is removed, so the folder holds exactly the sessions a
+ * restarted server must rebuild (see session-replay.ts). Lines are written with one write(2) each before
+ * the answer is sent, so a killed process (kill -9) loses nothing that a client saw answered; a torn
+ * last line (power loss mid-write) is ignored on load.
+ */
+import { appendFileSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync } from "node:fs";
+import { join } from "node:path";
+import type { OperationContext } from "../sandbox/define-operation.ts";
+import type { OperationInput, OperationResult } from "../sandbox/execute.ts";
+import type { ToolSetName } from "../tools/aliases/tool-sets.ts";
+import type { TaskRequest } from "./task-source.ts";
+
+/** A session's first line: what it was opened on, and the origin its site's links use. */
+export interface OpenRecord {
+  t: "open";
+  v: 1;
+  request: TaskRequest;
+  origin: string;
+}
+
+/**
+ * A tool call (through /v1 or a bound MCP session): `set` is the tool set it used, `seq` the client's
+ * sequence number when it sent one, `obs` a digest of the answer; `hash` is the site's state hash after
+ * a call that changed the site.
+ */
+export interface StepRecord {
+  t: "step";
+  name: string;
+  arguments: unknown;
+  set: ToolSetName;
+  seq?: number;
+  obs: string;
+  hash?: string;
+}
+
+/** An operation run by the REST facade on the session's site (`/s/<session id>/...`). */
+export interface OperationRecord {
+  t: "op";
+  operationId: string;
+  input: OperationInput | null;
+  ctx: OperationContext | null;
+  /** The answer, kept only when the request failed before the operation ran (no input to replay). */
+  result?: OperationResult;
+  obs: string;
+  hash?: string;
+}
+
+/** The agent's final message, as sent with a score request. */
+export interface FinalRecord {
+  t: "final";
+  message: string | null;
+}
+
+/** The state hash when the session was scored: a checkpoint for replay. */
+export interface ScoreRecord {
+  t: "score";
+  hash: string;
+}
+
+export type JournalRecord = OpenRecord | StepRecord | OperationRecord | FinalRecord | ScoreRecord;
+
+export interface JournaledSession {
+  id: string;
+  open: OpenRecord;
+  records: Exclude<JournalRecord, OpenRecord>[];
+}
+
+export interface Journal {
+  readonly dir: string;
+  append(sessionId: string, record: JournalRecord): void;
+  /** Forgets a closed session. */
+  remove(sessionId: string): void;
+  /** Sets a session's file aside (`<id>.jsonl.failed`) when it cannot be rebuilt. */
+  setAside(sessionId: string): void;
+  /** Every journaled session, each with its records in order. */
+  load(): JournaledSession[];
+}
+
+export function createJournal(dir: string): Journal {
+  mkdirSync(dir, { recursive: true });
+  const file = (id: string) => join(dir, `${id}.jsonl`);
+  return {
+    dir,
+    append(id, record) {
+      appendFileSync(file(id), `${JSON.stringify(record)}\n`);
+    },
+    remove(id) {
+      rmSync(file(id), { force: true });
+    },
+    setAside(id) {
+      renameSync(file(id), `${file(id)}.failed`);
+    },
+    load() {
+      const sessions: JournaledSession[] = [];
+      for (const name of readdirSync(dir).sort()) {
+        if (!name.endsWith(".jsonl")) continue;
+        const id = name.slice(0, -".jsonl".length);
+        const records = parseLines(readFileSync(join(dir, name), "utf8"));
+        const [open, ...rest] = records;
+        if (open?.t !== "open") continue;
+        sessions.push({ id, open, records: rest as JournaledSession["records"] });
+      }
+      return sessions;
+    },
+  };
+}
+
+/** The complete lines of a journal file (a torn last line is dropped). */
+function parseLines(text: string): JournalRecord[] {
+  const lines = text.split("\n");
+  lines.pop(); // after the last newline: empty, or a line whose write did not finish
+  return lines.map((line) => JSON.parse(line) as JournalRecord);
+}

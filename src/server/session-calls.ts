@@ -1,0 +1,116 @@
+/**
+ * Everything that changes a session's episode, in one place so that each change is journaled the same
+ * way whatever surface made it: a tool call (the /v1 API or an MCP session bound to the episode), an
+ * operation the REST facade ran on the session's site, and a score request with the final message.
+ * A tool call may carry the client's sequence number (`seq`, 1, 2, ... per session): a call retried
+ * with the number of the call last applied gets that call's answer again instead of running twice.
+ */
+import { createHash } from "node:crypto";
+import type { ObservedRequest } from "../http/create-rest-app.ts";
+import type { RewardMode, Score } from "../reward/score.ts";
+import type { Operation } from "../sandbox/define-operation.ts";
+import type { OperationResult } from "../sandbox/execute.ts";
+import type { Episode } from "../scenarios/episode.ts";
+import type { ToolSetName } from "../tools/aliases/tool-sets.ts";
+import type { Tool } from "../tools/define-tool.ts";
+import type { ToolCallRequest, ToolCallResult } from "../tools/execute-tool.ts";
+import { EnvRequestError } from "./errors.ts";
+import type { Session } from "./sessions.ts";
+
+/** A short digest of a call's answer as the agent saw it (replay checks it call by call). */
+export function answerDigest(result: Pick<ToolCallResult, "status" | "observation">): string {
+  return createHash("sha256")
+    .update(`${result.status} ${result.observation}`)
+    .digest("base64url")
+    .slice(0, 16);
+}
+
+/** The site's state hash after a call that changed it: the checkpoints replay verifies. */
+export function hashAfter(episode: Episode, result: Pick<ToolCallResult, "ok" | "effect">) {
+  return result.ok && result.effect === "write" ? { hash: episode.site.hash() } : {};
+}
+
+export interface CallOptions {
+  /** The tool set the call uses (default: the scenario's own tools). */
+  set?: ToolSetName;
+  /** That set's tools for this episode, when the caller already has them (an MCP binding). */
+  tools?: ReadonlyMap<string, Tool>;
+  /** The client's sequence number for this call. */
+  seq?: number;
+}
+
+/** Thrown when a call's sequence number is neither the next one nor a retry of the last one. */
+export class SequenceError extends EnvRequestError {
+  override name = "SequenceError";
+  constructor(sessionId: string, seq: number, last: number) {
+    super(
+      409,
+      "seq_conflict",
+      `Call number ${seq} on session ${sessionId} is out of order: the last call applied was number ${last}, so send ${last + 1} for a new call or ${last} to get the last answer again.`,
+    );
+  }
+}
+
+/** Runs a tool call under the session's lock: deduplicated by `seq`, stepped, journaled. */
+export function callTool(session: Session, call: ToolCallRequest, options: CallOptions = {}) {
+  return session.run((episode) => {
+    const { seq, set = "default" } = options;
+    if (seq !== undefined) {
+      if (seq === session.lastSeq && session.lastResult) return session.lastResult;
+      if (seq !== session.lastSeq + 1) throw new SequenceError(session.id, seq, session.lastSeq);
+    }
+    // The arguments as sent (a tool may normalise what it is given), for the journal.
+    const sent = session.journaled ? structuredClone(call.arguments) : undefined;
+    const result = episode.step(call, options.tools);
+    if (seq !== undefined) [session.lastSeq, session.lastResult] = [seq, result];
+    if (session.journaled)
+      session.log({
+        t: "step",
+        name: call.name,
+        arguments: sent,
+        set,
+        ...(seq === undefined ? {} : { seq }),
+        obs: answerDigest(result),
+        ...hashAfter(episode, result),
+      });
+    return result;
+  });
+}
+
+/** Records (and journals) an operation the REST facade ran on a session's site, inside its lock. */
+export function recordRestOperation(
+  session: Session,
+  op: Operation,
+  request: ObservedRequest,
+  result: OperationResult,
+): void {
+  const recorded = session.episode.recordOperation(op, request.input, result);
+  if (!session.journaled) return;
+  session.log({
+    t: "op",
+    operationId: op.operationId,
+    input: request.input,
+    ctx: request.ctx,
+    ...(request.input === null ? { result } : {}),
+    obs: answerDigest(recorded),
+    ...hashAfter(session.episode, recorded),
+  });
+}
+
+/** Scores a session under its lock, first keeping the final message when one is sent. */
+export function scoreSession(
+  session: Session,
+  finalMessage: string | null | undefined,
+  mode: RewardMode | undefined,
+): Promise<Score> {
+  return session.run((episode) => {
+    if (finalMessage !== undefined) {
+      session.finalMessage = finalMessage;
+      episode.finish(finalMessage);
+      session.log({ t: "final", message: finalMessage });
+    }
+    const score = episode.score(mode);
+    if (session.journaled) session.log({ t: "score", hash: episode.site.hash() });
+    return score;
+  });
+}

@@ -1,0 +1,81 @@
+/**
+ * Rebuilding journaled sessions after a crash or restart (`serve --journal DIR`): each session is reopened
+ * under its old id on the same task and origin, and its calls are replayed in their journaled order on a
+ * fresh fork of the task's site. Everything is deterministic, so the replay must reproduce each answer
+ * (checked by digest) and the state hash recorded after every write and every score; a session that does
+ * not is set aside (its file renamed `.failed`) and reported, never half-restored. The sequence number and
+ * answer of its last numbered call come back too, so a client retrying that call is not applied twice.
+ */
+import { executeOperation } from "../sandbox/execute.ts";
+import { OPERATIONS } from "../sandbox/operations.ts";
+import type { ToolCallResult } from "../tools/execute-tool.ts";
+import type { Journal, JournaledSession } from "./journal.ts";
+import { toolsFor } from "./mcp/mcp-binding.ts";
+import { openSession } from "./open-session.ts";
+import { answerDigest, hashAfter } from "./session-calls.ts";
+import type { Session, SessionStore } from "./sessions.ts";
+import type { TaskSource } from "./task-source.ts";
+
+export interface RestoreReport {
+  restored: string[];
+  failed: { id: string; reason: string }[];
+}
+
+/** Rebuilds every session in the journal into the store. */
+export function restoreSessions(store: SessionStore, tasks: TaskSource, journal: Journal): RestoreReport {
+  const report: RestoreReport = { restored: [], failed: [] };
+  for (const entry of journal.load()) {
+    try {
+      replay(store, tasks, entry);
+      report.restored.push(entry.id);
+    } catch (error) {
+      // Set the file aside first: closing the half-rebuilt session then finds no journal to remove.
+      journal.setAside(entry.id);
+      store.delete(entry.id);
+      report.failed.push({ id: entry.id, reason: (error as Error).message });
+    }
+  }
+  return report;
+}
+
+function replay(store: SessionStore, tasks: TaskSource, entry: JournaledSession): Session {
+  const { session } = openSession(store, tasks, entry.open.request, entry.open.origin, entry.id);
+  const { episode } = session;
+  entry.records.forEach((record, i) => {
+    const where = `record ${i + 2} of ${entry.id}`;
+    const check = (result: ToolCallResult, journaled: { obs: string; hash?: string }) => {
+      if (answerDigest(result) !== journaled.obs)
+        throw new Error(`${where}: the replayed answer differs from the journaled one`);
+      if (hashAfter(episode, result).hash !== journaled.hash)
+        throw new Error(`${where}: the replayed state hash differs from the journaled one`);
+    };
+    switch (record.t) {
+      case "step": {
+        const tools = record.set === "default" ? undefined : toolsFor(episode, record.set);
+        const result = episode.step({ name: record.name, arguments: record.arguments }, tools);
+        check(result, record);
+        if (record.seq !== undefined) [session.lastSeq, session.lastResult] = [record.seq, result];
+        break;
+      }
+      case "op": {
+        const op = OPERATIONS.find((o) => o.operationId === record.operationId);
+        if (!op) throw new Error(`${where}: unknown operation ${record.operationId}`);
+        const result =
+          record.input === null || record.ctx === null
+            ? record.result!
+            : executeOperation(episode.site, op, record.input, record.ctx);
+        check(episode.recordOperation(op, record.input, result), record);
+        break;
+      }
+      case "final":
+        session.finalMessage = record.message;
+        episode.finish(record.message);
+        break;
+      case "score":
+        if (episode.site.hash() !== record.hash)
+          throw new Error(`${where}: the state hash at scoring differs`);
+        break;
+    }
+  });
+  return session;
+}
