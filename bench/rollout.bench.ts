@@ -11,7 +11,7 @@ import { availableParallelism, loadavg } from "node:os";
 import { createPolicy } from "../src/agent/providers/index.ts";
 import { runEpisode } from "../src/agent/rollout.ts";
 import type { EpisodeTrace, Policy } from "../src/agent/types.ts";
-import { createEpisode } from "../src/scenarios/episode.ts";
+import { createEpisode } from "../src/env/episode.ts";
 import { tasksFor } from "../src/scenarios/frozen.ts";
 import { findScenario } from "../src/scenarios/index.ts";
 import { type BenchRow, fmt, gc } from "./measure.ts";

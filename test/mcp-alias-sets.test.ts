@@ -5,8 +5,8 @@
  * lacks. (The MCP suites run the same solutions over stdio and HTTP.)
  */
 import { describe, expect, it } from "vitest";
+import { createEpisode } from "../src/env/episode.ts";
 import type { Scenario } from "../src/scenarios/define-scenario.ts";
-import { createEpisode } from "../src/scenarios/episode.ts";
 import { tasksFor } from "../src/scenarios/frozen.ts";
 import { SCENARIOS } from "../src/scenarios/index.ts";
 import { ToolSetNotCoveredError } from "../src/tools/aliases/tool-sets.ts";

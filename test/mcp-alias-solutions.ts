@@ -8,8 +8,9 @@
  * mcp-atlassian has no tool that lists Confluence spaces: like the real server's users, its solutions
  * find a space named only by its name with confluence_search (CQL `type = space AND space.title = ...`).
  */
+
+import type { Episode } from "../src/env/episode.ts";
 import type { Task } from "../src/scenarios/define-scenario.ts";
-import type { Episode } from "../src/scenarios/episode.ts";
 import type { ToolSetName } from "../src/tools/aliases/tool-sets.ts";
 import type { ToolCallRequest } from "../src/tools/execute-tool.ts";
 

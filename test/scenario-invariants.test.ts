@@ -5,8 +5,8 @@
  */
 import { describe, expect, it } from "vitest";
 import { SCRIPTED_POLICIES } from "../src/agent/scripted/policies.ts";
+import { createEpisode } from "../src/env/episode.ts";
 import { createRandom } from "../src/sandbox/random.ts";
-import { createEpisode } from "../src/scenarios/episode.ts";
 import { tasksFor } from "../src/scenarios/frozen.ts";
 import { SCENARIOS } from "../src/scenarios/index.ts";
 

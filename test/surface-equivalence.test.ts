@@ -5,9 +5,9 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { recordReference } from "../src/agent/scripted/replay.ts";
+import { DEFAULT_BASE_URL } from "../src/env/episode.ts";
 import { adfToWiki } from "../src/sandbox/adf/adf-to-wiki.ts";
 import type { AdfDocument } from "../src/sandbox/adf/types.ts";
-import { DEFAULT_BASE_URL } from "../src/scenarios/episode.ts";
 import { tasksFor } from "../src/scenarios/frozen.ts";
 import { SCENARIOS } from "../src/scenarios/index.ts";
 import { type RunningGymServer, startGymServer } from "../src/server/start-gym-server.ts";

@@ -1,8 +1,8 @@
 // The rollout loop with in-process policies: how episodes end, what the trace records, and that the
 // scripted policies score through the loop exactly as when they play the episode directly.
 import { describe, expect, it } from "vitest";
+import { createEpisode } from "../env/episode.ts";
 import { createRandom } from "../sandbox/random.ts";
-import { createEpisode } from "../scenarios/episode.ts";
 import { tasksFor } from "../scenarios/frozen.ts";
 import { findScenario } from "../scenarios/index.ts";
 import { createPolicy } from "./providers/index.ts";

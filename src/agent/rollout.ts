@@ -5,8 +5,9 @@
  * when the call budget is spent, max turns are reached or the provider fails. Everything goes on the
  * trace, which is scored; a provider failure is data on the trace, never an exception out of here.
  */
+
+import type { Episode } from "../env/episode.ts";
 import type { RewardMode } from "../reward/score.ts";
-import type { Episode } from "../scenarios/episode.ts";
 import type { ToolCallResult } from "../tools/execute-tool.ts";
 import { systemPrompt } from "./system-prompt.ts";
 import { toolMessage, toRequest } from "./tool-calls.ts";

@@ -3,10 +3,11 @@
  * plus what the provider reported), the Policy interface shared by model providers and scripted
  * policies, and the trace of one episode.
  */
+
+import type { Episode } from "../env/episode.ts";
 import type { Expectation } from "../reward/expectation.ts";
 import type { RewardMode, Score } from "../reward/score.ts";
 import type { Level, Split } from "../scenarios/define-scenario.ts";
-import type { Episode } from "../scenarios/episode.ts";
 import type { FunctionTool } from "../tools/define-tool.ts";
 import type { ToolCallResult } from "../tools/execute-tool.ts";
 

@@ -8,8 +8,8 @@
 import { existsSync, mkdirSync } from "node:fs";
 import { createPolicy } from "../agent/providers/index.ts";
 import type { Policy } from "../agent/types.ts";
+import { createEpisode } from "../env/episode.ts";
 import { UsageError } from "../errors.ts";
-import { createEpisode } from "../scenarios/episode.ts";
 import { findScenario } from "../scenarios/index.ts";
 import { EVAL_TASKS } from "../scenarios/tasks.ts";
 import { episodeKey, openEpisodeLog, readEpisodeLog } from "./episode-log.ts";

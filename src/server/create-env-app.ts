@@ -6,7 +6,7 @@
 import { Hono } from "hono";
 import { z } from "zod";
 import { openingMessages } from "../agent/system-prompt.ts";
-import { createEpisode } from "../scenarios/episode.ts";
+import { createEpisode } from "../env/episode.ts";
 import { EVAL_TASKS } from "../scenarios/tasks.ts";
 import { defaultTools } from "../tools/catalogue.ts";
 import { toFunctionTool } from "../tools/define-tool.ts";

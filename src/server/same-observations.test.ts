@@ -7,7 +7,7 @@
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { describe, expect, it } from "vitest";
-import { createEpisode, DEFAULT_BASE_URL } from "../scenarios/episode.ts";
+import { createEpisode, DEFAULT_BASE_URL } from "../env/episode.ts";
 import { tasksFor } from "../scenarios/frozen.ts";
 import { findScenario } from "../scenarios/index.ts";
 import type { ToolCallRequest, ToolCallResult } from "../tools/execute-tool.ts";

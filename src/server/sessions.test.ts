@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
+import { createEpisode } from "../env/episode.ts";
 import { createSiteRegistry } from "../http/site-registry.ts";
-import { createEpisode } from "../scenarios/episode.ts";
 import { tasksFor } from "../scenarios/frozen.ts";
 import { findScenario } from "../scenarios/index.ts";
 import { SessionCapacityError, SessionNotFoundError } from "./errors.ts";

@@ -3,8 +3,9 @@
  * episode (on a scratch copy, as the scripted policy does); the adapter then emits one call per turn as
  * an assistant tool call, and the script's final message after the last call.
  */
+
+import type { Episode } from "../../env/episode.ts";
 import { createRandom } from "../../sandbox/random.ts";
-import type { Episode } from "../../scenarios/episode.ts";
 import { argumentsText, callId } from "../tool-calls.ts";
 import type { Policy, PolicyTurn } from "../types.ts";
 import { findPolicy } from "./policies.ts";

@@ -5,11 +5,12 @@
  * episode may belong to the env server, whose call lock (`run`) then orders MCP calls with REST and
  * /v1 calls on the same session.
  */
+
+import { type Episode, operationNeeds } from "../../env/episode.ts";
 import type { RewardMode, Score } from "../../reward/score.ts";
 import type { OperationContext } from "../../sandbox/define-operation.ts";
 import { AGENT_ACCOUNT_ID } from "../../sandbox/fixtures/default-site.ts";
 import type { Site } from "../../sandbox/site.ts";
-import { type Episode, operationNeeds } from "../../scenarios/episode.ts";
 import { offeredTools, type ToolSetName, toolSet } from "../../tools/aliases/tool-sets.ts";
 import { defaultTools } from "../../tools/catalogue.ts";
 import type { Tool } from "../../tools/define-tool.ts";

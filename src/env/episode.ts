@@ -12,13 +12,13 @@ import { diff, type RecordChange } from "../sandbox/diff.ts";
 import type { OperationInput, OperationResult } from "../sandbox/execute.ts";
 import { AGENT_ACCOUNT_ID } from "../sandbox/fixtures/default-site.ts";
 import type { Site } from "../sandbox/site.ts";
+import type { Scenario, Task } from "../scenarios/define-scenario.ts";
+import { referenceChanges } from "../scenarios/reference-outcome.ts";
+import { siteForTask } from "../scenarios/tasks.ts";
 import { allToolNames, offeredTools, type ToolSetName } from "../tools/aliases/tool-sets.ts";
 import { defaultTools } from "../tools/catalogue.ts";
 import { type FunctionTool, type Tool, toFunctionTool } from "../tools/define-tool.ts";
 import { executeToolCall, type ToolCallRequest, type ToolCallResult } from "../tools/execute-tool.ts";
-import type { Scenario, Task } from "./define-scenario.ts";
-import { referenceChanges } from "./reference-outcome.ts";
-import { siteForTask } from "./tasks.ts";
 
 export const DEFAULT_BASE_URL = "https://atlas-gym.atlassian.net";
 
