@@ -12,7 +12,7 @@
 import type { Episode } from "../src/env/episode.ts";
 import type { Task } from "../src/scenarios/define-scenario.ts";
 import type { ToolSetName } from "../src/tools/aliases/tool-sets.ts";
-import type { ToolCallRequest } from "../src/tools/execute-tool.ts";
+import type { ToolCallRequest } from "../src/tools/tool-call-result.ts";
 
 /** What a solution sees of each answer. */
 export interface Answer {

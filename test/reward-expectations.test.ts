@@ -14,7 +14,7 @@ import { tasksFor } from "../src/scenarios/frozen.ts";
 import { findScenario, SCENARIOS } from "../src/scenarios/index.ts";
 import { siteForTask } from "../src/scenarios/tasks.ts";
 import { allToolNames } from "../src/tools/aliases/tool-sets.ts";
-import type { ToolCallRequest } from "../src/tools/execute-tool.ts";
+import type { ToolCallRequest } from "../src/tools/tool-call-result.ts";
 
 type Args = Record<string, unknown>;
 

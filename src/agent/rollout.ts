@@ -8,7 +8,7 @@
 
 import type { Episode } from "../env/episode.ts";
 import type { RewardMode } from "../reward/score.ts";
-import type { ToolCallResult } from "../tools/execute-tool.ts";
+import type { ToolCallResult } from "../tools/tool-call-result.ts";
 import { systemPrompt } from "./system-prompt.ts";
 import { toolMessage, toRequest } from "./tool-calls.ts";
 import type { ChatMessage, EpisodeTrace, Policy, PolicyError, TraceTurn, Truncation } from "./types.ts";

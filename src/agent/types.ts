@@ -9,7 +9,7 @@ import type { Expectation } from "../reward/expectation.ts";
 import type { RewardMode, Score } from "../reward/score.ts";
 import type { Level, Split } from "../scenarios/define-scenario.ts";
 import type { FunctionTool } from "../tools/define-tool.ts";
-import type { ToolCallResult } from "../tools/execute-tool.ts";
+import type { ToolCallResult } from "../tools/tool-call-result.ts";
 
 export type Role = "system" | "user" | "assistant" | "tool";
 

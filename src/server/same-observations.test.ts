@@ -10,7 +10,7 @@ import { describe, expect, it } from "vitest";
 import { createEpisode, DEFAULT_BASE_URL } from "../env/episode.ts";
 import { tasksFor } from "../scenarios/frozen.ts";
 import { findScenario } from "../scenarios/index.ts";
-import type { ToolCallRequest, ToolCallResult } from "../tools/execute-tool.ts";
+import type { ToolCallRequest, ToolCallResult } from "../tools/tool-call-result.ts";
 import { createGymHandler } from "./start-gym-server.ts";
 
 const ORIGIN = "http://127.0.0.1:4999";

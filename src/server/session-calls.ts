@@ -13,7 +13,7 @@ import type { Operation } from "../sandbox/define-operation.ts";
 import type { OperationResult } from "../sandbox/execute.ts";
 import type { ToolSetName } from "../tools/aliases/tool-sets.ts";
 import type { Tool } from "../tools/define-tool.ts";
-import type { ToolCallRequest, ToolCallResult } from "../tools/execute-tool.ts";
+import type { ToolCallRequest, ToolCallResult } from "../tools/tool-call-result.ts";
 import { EnvRequestError } from "./errors.ts";
 import type { Session } from "./sessions.ts";
 

@@ -7,7 +7,7 @@
 
 import { createEpisode, type Episode } from "../../env/episode.ts";
 import type { Scenario, Task } from "../../scenarios/define-scenario.ts";
-import type { ToolCallRequest, ToolCallResult } from "../../tools/execute-tool.ts";
+import type { ToolCallRequest, ToolCallResult } from "../../tools/tool-call-result.ts";
 
 export interface Script {
   calls: ToolCallRequest[];
