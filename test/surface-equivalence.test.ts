@@ -11,9 +11,10 @@ import type { AdfDocument } from "../src/sandbox/adf/types.ts";
 import { tasksFor } from "../src/scenarios/frozen.ts";
 import { SCENARIOS } from "../src/scenarios/index.ts";
 import { type RunningGymServer, startGymServer } from "../src/server/start-gym-server.ts";
-import { api, restRequestFor } from "../src/server/test-support.ts";
 import { defaultTools } from "../src/tools/catalogue.ts";
 import type { Tool } from "../src/tools/define-tool.ts";
+import { api } from "./support/json-api.ts";
+import { restRequestFor } from "./support/rest-request.ts";
 
 let server: RunningGymServer;
 beforeAll(async () => {
