@@ -1,8 +1,9 @@
 /**
- * Episode: one task being attempted. It holds the task's site, offers the scenario's tools, executes
- * tool calls on the site (recording each on the trace and what each write changed), enforces the call
- * budget, and scores the trace against the task's Expectation and the site diff. The env server, the MCP server, the rollout loop
- * and the scripted policies all drive episodes through this one object.
+ * Episode: one task being attempted. It holds the task's site, offers the task's tools (taskTools),
+ * executes tool calls on the site (recording each on the trace, through the one toolCallResult builder,
+ * with what each write changed), enforces the call budget, and scores the trace against the task's
+ * Expectation and the site diff. The env server, the MCP server, the rollout loop, the audit and the
+ * scripted policies all drive episodes through this one object (layer `env`, between agent and scenarios).
  */
 
 import type { Expectation } from "../reward/expectation.ts";
