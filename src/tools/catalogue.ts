@@ -106,7 +106,7 @@ export const DEFAULT_TOOL_SPECS: readonly ToolSpec[] = [
   {
     name: "confluence_search_cql",
     operationId: "searchByCQL",
-    hint: 'E.g. cql=\'type=page AND space=ENG AND label="runbook"\'. Results are paged: pass `start` (or the cursor of _links.next) for more.',
+    hint: "E.g. cql='type=page AND space=ENG AND label=\"runbook\"'. Results are paged: pass `start` (or the cursor of _links.next) for more.",
   },
 ];
 
