@@ -20,7 +20,7 @@ import type { Site } from "../../sandbox/site.ts";
 import { call, defineScenario } from "../define-scenario.ts";
 import { pendingReward } from "../pending-reward.ts";
 import { paraphrase } from "../prompts.ts";
-import { addFillerPages, contentPages, DECLINE_CLAUSE, mustDecline, spaceOf } from "../site-picks.ts";
+import { addFillerPages, contentPages, DECLINE_CLAUSE, mustDecline } from "../site-picks.ts";
 import { cleanupLabels } from "./pools.ts";
 
 export interface LabelCleanupExpected {
