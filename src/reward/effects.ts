@@ -27,7 +27,11 @@ export function meaningfulFields(change: RecordChange): string[] {
   return [...new Set(keys.map((k) => k.split(".")[0]!))];
 }
 
-/** The last call that created the record or changed `field` on it; undefined when none did. */
+/**
+ * The last call that created or deleted the record or changed `field` on it; undefined when none did. A field a
+ * task asks for counts even when it is bookkeeping for collateral purposes (a page's `version.number`,
+ * a child page's `position`): then any change of its raw value counts.
+ */
 export function setterOf(
   effects: readonly CallEffect[],
   table: string,
@@ -41,7 +45,9 @@ export function setterOf(
       e.changes.some(
         (c) =>
           keyOf(c) === `${table}:${id}` &&
-          (c.kind === "created" || (c.kind === "updated" && meaningfulFields(c).includes(top))),
+          (c.kind === "created" ||
+            c.kind === "deleted" ||
+            (c.kind === "updated" && (meaningfulFields(c).includes(top) || c.fields.includes(top)))),
       ),
     );
 }

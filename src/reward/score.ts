@@ -174,7 +174,10 @@ function r2(
       .slice(Math.max(0, from), Math.max(0, to))
       .some((c) => c.ok && c.effect === "read" && readIsAbout(c, ids));
   const validateIds = x.validate.flatMap((ref) => identities(input.initial, ref));
-  const mutatedIds = mutated.flatMap((ref) => identities(input.final, ref));
+  // A deleted record is known by its ids on the initial site (a removed label: its page).
+  const mutatedIds = mutated.flatMap((ref) =>
+    identities(input.final.get(ref.table, ref.id) ? input.final : input.initial, ref),
+  );
   const validated = first >= 0 && reads(0, first, validateIds);
   const verified = refusal ? validated : effects.length > 0 && reads(last + 1, calls.length, mutatedIds);
   const names = x.validate.map((r) => `${r.table} ${r.id}`).join(" or ");

@@ -3,9 +3,13 @@
  * registered and that ids are unique.
  */
 import { ScenarioNotFoundError } from "../errors.ts";
+import confluenceLabelCleanup from "./confluence-label-cleanup/scenario.ts";
 import confluencePageCreate from "./confluence-page-create/scenario.ts";
 import confluencePageLabel from "./confluence-page-label/scenario.ts";
+import confluencePageTree from "./confluence-page-tree/scenario.ts";
+import confluencePageUpdate from "./confluence-page-update/scenario.ts";
 import crossProductPageLink from "./cross-product-page-link/scenario.ts";
+import crossProductStatusReport from "./cross-product-status-report/scenario.ts";
 import type { Scenario } from "./define-scenario.ts";
 import jiraSubtaskCreate from "./jira-subtask-create/scenario.ts";
 import jiraTransition from "./jira-transition/scenario.ts";
@@ -16,6 +20,10 @@ export const SCENARIOS: readonly Scenario[] = [
   confluencePageCreate as Scenario,
   confluencePageLabel as Scenario,
   crossProductPageLink as Scenario,
+  confluencePageUpdate as Scenario,
+  confluencePageTree as Scenario,
+  confluenceLabelCleanup as Scenario,
+  crossProductStatusReport as Scenario,
 ];
 
 export function findScenario(id: string): Scenario {

@@ -9,8 +9,8 @@
  *
  * Expectation: the (page, global, label) rows of exactly the space's labelled pages are deleted; nothing
  * else changes. Validation: a read of the space or of one of its labelled pages (a CQL search whose
- * result holds one counts). Points: fields 0.7 (the deletions), validate 0.15, verify 0.15. Budget:
- * reference calls + 4. Introduced names: the label.
+ * result holds one counts). Points: fields 0.7 (the deletions), validate 0.15, verify 0.15 (e.g. a
+ * page's labels read after the last removal). Budget: reference calls + 4. Introduced names: the label.
  */
 import type { Expectation } from "../../reward/expectation.ts";
 import type { Page } from "../../sandbox/confluence/model.ts";
@@ -18,7 +18,6 @@ import { attachLabel } from "../../sandbox/confluence/store.ts";
 import type { Random } from "../../sandbox/random.ts";
 import type { Site } from "../../sandbox/site.ts";
 import { call, defineScenario } from "../define-scenario.ts";
-import { pendingReward } from "../pending-reward.ts";
 import { paraphrase } from "../prompts.ts";
 import { addFillerPages, contentPages, DECLINE_CLAUSE, mustDecline } from "../site-picks.ts";
 import { cleanupLabels } from "./pools.ts";
@@ -30,6 +29,7 @@ export interface LabelCleanupExpected {
   via: "key" | "name" | "page";
   /** Level 3: the page whose space it is. */
   pageTitle?: string;
+  pageId?: string;
   label: string;
   /** The space's pages that carry the label (empty when the task must be declined). */
   pageIds: string[];
@@ -70,6 +70,7 @@ export default defineScenario<LabelCleanupExpected>({
     if (level === 3) {
       const known = random.pick(contentPages(site).filter((p) => p.spaceId === space.id));
       e.pageTitle = known.title;
+      e.pageId = known.id;
       where = `the space that holds the page "${known.title}"`;
       addFillerPages(site, space, 30, known.authorId);
     }
@@ -90,11 +91,12 @@ export default defineScenario<LabelCleanupExpected>({
     return { prompt: level === 3 ? prompt + DECLINE_CLAUSE : prompt, expected: e };
   },
   introduces: (e) => [e.label],
-  reward: pendingReward,
   expect({ expected: e }): Expectation {
     const points = { fields: 0.7, validate: 0.15, verify: 0.15 };
     const budget = e.pageIds.length + (e.via === "page" ? 3 : 2) + 4;
-    if (e.refuse) return { entities: [], validate: [], refuse: e.refuse, budget, points };
+    const space = { table: "spaces" as const, id: e.spaceId };
+    const known = e.pageId ? [{ table: "pages" as const, id: e.pageId }] : [];
+    if (e.refuse) return { entities: [], validate: [space, ...known], refuse: e.refuse, budget, points };
     return {
       entities: e.pageIds.map((id) => ({
         kind: "delete" as const,
@@ -103,10 +105,7 @@ export default defineScenario<LabelCleanupExpected>({
         table: "pageLabels" as const,
         id: `${id}:global:${e.label}`,
       })),
-      validate: [
-        { table: "spaces", id: e.spaceId },
-        ...e.pageIds.map((id) => ({ table: "pages" as const, id })),
-      ],
+      validate: [space, ...known, ...e.pageIds.map((id) => ({ table: "pages" as const, id }))],
       budget,
       points,
     };
@@ -128,7 +127,7 @@ export default defineScenario<LabelCleanupExpected>({
     if (ids.length === 0)
       return `I did not change anything: no page of the "${name}" space carries the label "${e.label}".`;
     for (const id of ids) yield call("confluence_remove_page_label", { id, name: e.label });
-    yield call("confluence_search_cql", { cql, limit: 100 });
+    yield call("confluence_get_page_labels", { id: ids.at(-1) });
     return `Removed "${e.label}" from ${ids.length} pages of ${name}.`;
   },
 });

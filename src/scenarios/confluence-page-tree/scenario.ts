@@ -19,7 +19,6 @@ import type { EntityExpectation, Expectation } from "../../reward/expectation.ts
 import { attachLabel, insertPage, PAGE_ID_START } from "../../sandbox/confluence/store.ts";
 import { escapeXml } from "../../sandbox/fixtures/text.ts";
 import { call, defineScenario } from "../define-scenario.ts";
-import { pendingReward } from "../pending-reward.ts";
 import { paraphrase } from "../prompts.ts";
 import {
   addFillerPages,
@@ -112,11 +111,11 @@ export default defineScenario<PageTreeExpected>({
     return { prompt: level === 3 ? prompt + DECLINE_CLAUSE : prompt, expected: e };
   },
   introduces: (e) => [e.title, ...e.children],
-  reward: pendingReward,
   expect({ expected: e }, site): Expectation {
     const points = { fields: 0.7, validate: 0.15, verify: 0.15 };
-    const budget = e.children.length + 4 + 4;
-    if (e.anchorId === null) return { entities: [], validate: [], refuse: e.refuse, budget, points };
+    const budget = e.children.length + (e.via === "label" ? 5 : 4) + 4;
+    const space = { table: "spaces" as const, id: e.spaceId };
+    if (e.anchorId === null) return { entities: [], validate: [space], refuse: e.refuse, budget, points };
     const parentId = String(site.fork().nextId("page", PAGE_ID_START));
     const page = (title: string) => ({ title: { equals: title }, spaceId: { equals: e.spaceId } });
     const entities: EntityExpectation[] = [
@@ -149,10 +148,7 @@ export default defineScenario<PageTreeExpected>({
     ];
     return {
       entities,
-      validate: [
-        { table: "spaces", id: e.spaceId },
-        { table: "pages", id: e.anchorId },
-      ],
+      validate: [space, { table: "pages", id: e.anchorId }],
       budget,
       points,
     };
@@ -161,7 +157,11 @@ export default defineScenario<PageTreeExpected>({
     let spaceId: string;
     let anchorId: string;
     if (e.via === "label") {
-      const cql = `type=page AND space.title="${e.spaceName}" AND label="${e.anchorLabel}"`;
+      const spaces = yield call("confluence_get_spaces", {});
+      const key = (spaces.body as { results: { key: string; name: string }[] }).results.find(
+        (s) => s.name === e.spaceName,
+      )!.key;
+      const cql = `type=page AND space="${key}" AND label="${e.anchorLabel}"`;
       const found = yield call("confluence_search_cql", { cql });
       const hit = (found.body as { results: { content: { id: string } }[] }).results[0];
       if (!hit)

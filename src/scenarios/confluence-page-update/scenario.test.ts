@@ -1,12 +1,8 @@
 import { describe, expect, it } from "vitest";
-import { expectationProblems } from "../../../test/support/expectation-holds.ts";
-import { referenceSuite } from "../../../test/support/reference-suite.ts";
-import { runReferenceOn } from "../../../test/support/run-reference.ts";
+import { passesState, playReference, referenceSuite } from "../../../test/support/reference-suite.ts";
 import { generateTask } from "../tasks.ts";
 import { SECTION_POOLS } from "./pools.ts";
 import scenario from "./scenario.ts";
-
-const ctx = { baseUrl: "https://atlas-gym.atlassian.net" };
 
 describe("confluence-page-update-v1", () => {
   referenceSuite(scenario);
@@ -21,10 +17,10 @@ describe("confluence-page-update-v1", () => {
   });
 
   it("keeps the old body and bumps the version by one (the reference's update is checked, not trusted)", () => {
-    const run = runReferenceOn(scenario, "eval", 5);
+    const run = playReference(scenario, "eval", 5);
     const e = run.task.expected;
     const before = run.initial.get("pages", e.pageId!)!;
-    const after = run.site.get("pages", e.pageId!)!;
+    const after = run.episode.site.get("pages", e.pageId!)!;
     expect(before.version.number).toBeGreaterThan(1);
     expect(after.version.number).toBe(before.version.number + 1);
     expect(after.body.value.startsWith(before.body.value)).toBe(true);
@@ -33,7 +29,6 @@ describe("confluence-page-update-v1", () => {
 
   it("rejects a wrong end state: the section replacing the body, or the twin page updated", () => {
     const { task, site } = generateTask(scenario, "eval", 6);
-    const expectation = scenario.expect!(task, site, ctx);
     const page = site.get("pages", task.expected.pageId!)!;
     const replaced = site.fork();
     const section = `<h2>${task.expected.heading}</h2><p>${task.expected.paragraph}</p>`;
@@ -42,10 +37,10 @@ describe("confluence-page-update-v1", () => {
       body: { representation: "storage", value: section },
       version: { ...page.version, number: page.version.number + 1 },
     });
-    expect(expectationProblems(expectation, site, replaced).length).toBeGreaterThan(0);
+    expect(passesState(scenario, task, site, replaced)).toBe(false);
     const twin = [...site.values("pages")].find((p) => p.title === page.title && p.id !== page.id)!;
     const wrong = site.fork();
     wrong.put("pages", twin.id, { ...twin, version: { ...twin.version, number: twin.version.number + 1 } });
-    expect(expectationProblems(expectation, site, wrong).length).toBeGreaterThan(0);
+    expect(passesState(scenario, task, site, wrong)).toBe(false);
   });
 });

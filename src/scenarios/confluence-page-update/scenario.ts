@@ -23,7 +23,6 @@ import type { Issue } from "../../sandbox/jira/model.ts";
 import type { Random } from "../../sandbox/random.ts";
 import type { Site } from "../../sandbox/site.ts";
 import { call, defineScenario } from "../define-scenario.ts";
-import { pendingReward } from "../pending-reward.ts";
 import { paraphrase } from "../prompts.ts";
 import {
   addTwinPage,
@@ -47,6 +46,7 @@ export interface PageUpdateExpected {
   via: "key" | "name" | "issue";
   /** Level 3: the issue (not named in the prompt), its project, status and assignee as the prompt gives them. */
   issueKey?: string;
+  issueId?: string;
   projectName?: string;
   statusName?: string;
   assignee?: string;
@@ -110,11 +110,11 @@ export default defineScenario<PageUpdateExpected>({
     return { prompt: level === 3 ? prompt + DECLINE_CLAUSE : prompt, expected };
   },
   introduces: (e) => [e.heading],
-  reward: pendingReward,
   expect({ expected: e }, site): Expectation {
     const points = { fields: 0.7, validate: 0.15, verify: 0.15 };
     const budget = (e.via === "issue" ? 6 : 5) + 4;
-    if (e.pageId === null) return { entities: [], validate: [], refuse: e.refuse, budget, points };
+    const issue = e.issueId ? [{ table: "issues" as const, id: e.issueId }] : [];
+    if (e.pageId === null) return { entities: [], validate: issue, refuse: e.refuse, budget, points };
     const page = site.get("pages", e.pageId)!;
     const text = `${visibleTextOf(page.body)} ${e.heading} ${e.paragraph}`;
     return {
@@ -128,7 +128,7 @@ export default defineScenario<PageUpdateExpected>({
           fields: { body: { visibleText: text }, "version.number": { equals: page.version.number + 1 } },
         },
       ],
-      validate: [{ table: "pages", id: e.pageId }],
+      validate: [{ table: "pages", id: e.pageId }, ...issue],
       budget,
       points,
     };
@@ -202,6 +202,7 @@ function linkThroughIssues(site: Site, random: Random, page: Page, twin: Page) {
   return {
     linked,
     issueKey: issue.key,
+    issueId: issue.id,
     projectName: site.get("projects", issue.projectId)!.name,
     statusName: statusById(issue.statusId)!.name,
     assignee: site.get("users", issue.assigneeId!)!.displayName,

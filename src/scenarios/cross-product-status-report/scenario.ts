@@ -23,7 +23,6 @@ import { searchIssues } from "../../sandbox/jira/jql/query.ts";
 import type { Issue } from "../../sandbox/jira/model.ts";
 import type { Site } from "../../sandbox/site.ts";
 import { call, defineScenario } from "../define-scenario.ts";
-import { pendingReward } from "../pending-reward.ts";
 import { paraphrase } from "../prompts.ts";
 import { addTwinPage, contentPages, DECLINE_CLAUSE, mustDecline, spaceOf } from "../site-picks.ts";
 import { pickFilter } from "./filters.ts";
@@ -113,11 +112,11 @@ export default defineScenario<StatusReportExpected>({
     return { prompt: level === 3 ? prompt + DECLINE_CLAUSE : prompt, expected: e };
   },
   introduces: (e) => [e.title],
-  reward: pendingReward,
   expect({ expected: e }): Expectation {
     const points = { fields: 0.7, validate: 0.15, verify: 0.15 };
     const budget = (e.via === "name" ? 6 : 5) + 4;
-    if (e.parentId === null) return { entities: [], validate: [], refuse: e.refuse, budget, points };
+    const space = { table: "spaces" as const, id: e.spaceId };
+    if (e.parentId === null) return { entities: [], validate: [space], refuse: e.refuse, budget, points };
     return {
       entities: [
         {
@@ -134,10 +133,7 @@ export default defineScenario<StatusReportExpected>({
           },
         },
       ],
-      validate: [
-        { table: "spaces", id: e.spaceId },
-        { table: "pages", id: e.parentId },
-      ],
+      validate: [space, { table: "pages", id: e.parentId }],
       budget,
       points,
     };
