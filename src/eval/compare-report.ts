@@ -20,7 +20,14 @@ function cells(name: string, r: CompareRow): string[] {
 function table(c: Comparison, markdown: boolean): string {
   const pct = Math.round(c.method.level * 100);
   const headers = ["scenario", "tasks", `A mean [${pct}% CI]`, `B mean [${pct}% CI]`, `Δ B−A [${pct}% CI]`];
-  const rows = [...Object.entries(c.scenarios).map(([id, r]) => cells(id, r)), cells("overall", c.overall)];
+  const groups = c.groups
+    ? [cells("in-family", c.groups.in_family), cells("held-out", c.groups.held_out)]
+    : [];
+  const rows = [
+    ...Object.entries(c.scenarios).map(([id, r]) => cells(id, r)),
+    cells("overall", c.overall),
+    ...groups,
+  ];
   const align: Align[] = ["left", "right", "right", "right", "right"];
   return markdown ? markdownTable(headers, rows, align) : textTable(headers, rows, align);
 }

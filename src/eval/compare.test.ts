@@ -68,6 +68,11 @@ describe("compare", () => {
     expect(compareMarkdown(c)).toContain(
       "| scenario | tasks | A mean [95% CI] | B mean [95% CI] | Δ B−A [95% CI] |",
     );
+    expect(c.groups).toBeUndefined();
+    const held = compareRuns(loadRun(a), loadRun(b), { resamples: 500, seed: 3 }, [SCENARIOS[1]!]);
+    expect(held.groups!.in_family).toEqual({ ...c.scenarios[SCENARIOS[0]!]! });
+    expect(held.groups!.held_out).toMatchObject({ tasks_a: 3, a_mean: 0, b_mean: 1, delta: 1 });
+    expect(compareText(held)).toMatch(/in-family\s+3\s+0\.000.*\n.*held-out\s+3\s+0\.000/);
   });
 
   it("gives a mixed run a non-degenerate interval that contains its mean", async () => {

@@ -72,6 +72,8 @@ export interface Comparison {
   };
   scenarios: Record<string, CompareRow>;
   overall: CompareRow;
+  /** When both runs hold held-out families: the in-family and the held-out scenarios, apart. */
+  groups?: { in_family: CompareRow; held_out: CompareRow };
 }
 
 export interface CompareOptions {
@@ -135,7 +137,13 @@ function oneSided(
   };
 }
 
-export function compareRuns(a: LoadedRun, b: LoadedRun, options: CompareOptions = {}): Comparison {
+export function compareRuns(
+  a: LoadedRun,
+  b: LoadedRun,
+  options: CompareOptions = {},
+  /** Ids of the families kept out of training; their rows are pooled apart. */
+  heldOut: readonly string[] = [],
+): Comparison {
   const opts = {
     resamples: options.resamples ?? 2000,
     seed: options.seed ?? 0,
@@ -157,11 +165,19 @@ export function compareRuns(a: LoadedRun, b: LoadedRun, options: CompareOptions 
     else if (ta?.size) scenarios[id] = oneSided("a", ta, opts);
     else if (tb?.size) scenarios[id] = oneSided("b", tb, opts);
   }
-  const overall = row(
-    shared.map((id) => stratum(a.tasks.get(id)!, b.tasks.get(id)!)),
-    "overall",
-    opts,
-  );
+  const pooled = (group: string[], label: string) =>
+    row(
+      group.map((id) => stratum(a.tasks.get(id)!, b.tasks.get(id)!)),
+      label,
+      opts,
+    );
+  const overall = pooled(shared, "overall");
+  const held = shared.filter((id) => heldOut.includes(id));
+  const inFamily = shared.filter((id) => !heldOut.includes(id));
+  const groups =
+    held.length > 0 && inFamily.length > 0
+      ? { in_family: pooled(inFamily, "in-family"), held_out: pooled(held, "held-out") }
+      : undefined;
   return {
     a: { dir: a.dir, model: a.model },
     b: { dir: b.dir, model: b.model },
@@ -169,5 +185,6 @@ export function compareRuns(a: LoadedRun, b: LoadedRun, options: CompareOptions 
     method: { unit: "task", stratified_by: "scenario", interval: "percentile", ...opts },
     scenarios,
     overall,
+    ...(groups ? { groups } : {}),
   };
 }

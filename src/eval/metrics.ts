@@ -71,6 +71,8 @@ export interface EvalResults {
   reward_mode: RewardMode;
   scenarios: Record<string, ScenarioResults>;
   overall: ScenarioResults;
+  /** When the run holds held-out families: the in-family and the held-out episodes, apart. */
+  groups?: { in_family: ScenarioResults; held_out: ScenarioResults };
 }
 
 const round = (x: number) => Math.round(x * 1e6) / 1e6;
@@ -125,11 +127,30 @@ export interface ResultsInput {
   k: number;
   /** Scenario ids in report order (default: order of first appearance). */
   scenarios?: readonly string[];
+  /** Ids of the families kept out of training; their mean is reported apart. */
+  heldOut?: readonly string[];
 }
 
 /** results.json: per-scenario and overall metrics. */
-export function buildResults({ model, rewardMode, outcomes, k, scenarios }: ResultsInput): EvalResults {
+export function buildResults({
+  model,
+  rewardMode,
+  outcomes,
+  k,
+  scenarios,
+  heldOut = [],
+}: ResultsInput): EvalResults {
   const ids = scenarios ?? [...new Set(outcomes.map((o) => o.scenario))];
+  const held = ids.filter((id) => heldOut.includes(id));
+  const of = (group: readonly string[]) =>
+    summarize(
+      outcomes.filter((o) => group.includes(o.scenario)),
+      k,
+    );
+  const groups =
+    held.length > 0
+      ? { in_family: of(ids.filter((id) => !held.includes(id))), held_out: of(held) }
+      : undefined;
   return {
     model,
     reward_mode: rewardMode,
@@ -142,9 +163,7 @@ export function buildResults({ model, rewardMode, outcomes, k, scenarios }: Resu
         ),
       ]),
     ),
-    overall: summarize(
-      outcomes.filter((o) => ids.includes(o.scenario)),
-      k,
-    ),
+    overall: of(ids),
+    ...(groups ? { groups } : {}),
   };
 }

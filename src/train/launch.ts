@@ -10,7 +10,7 @@ import { existsSync } from "node:fs";
 import { delimiter, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { UsageError } from "../errors.ts";
-import { SCENARIOS } from "../scenarios/index.ts";
+import { HELD_OUT, SCENARIOS } from "../scenarios/index.ts";
 import { startGymServer } from "../server/start-gym-server.ts";
 import { loadTrainConfig } from "./config.ts";
 
@@ -40,6 +40,7 @@ export async function launchTraining(options: LaunchOptions): Promise<number> {
   const config = loadTrainConfig(
     configPath,
     SCENARIOS.map((s) => s.id),
+    HELD_OUT,
   );
   const python = options.python ?? defaultPython();
   const server = await startGymServer({ port: 0, seed: 1 });

@@ -59,19 +59,13 @@ const slug = (model: string) =>
 function resolveConfig(
   flags: EvalFlags,
   command: Command,
-  defaults: { model: string; scenarios: string[] },
+  defaults: { model: string; select: (spec: string) => string[] },
   saved: EvalConfig | undefined,
 ): EvalConfigInput {
   const given = (name: string) => command.getOptionValueSource(name) === "cli";
   const pick = <T>(name: string, value: T, fromSaved: T | undefined): T =>
     saved && !given(name) ? (fromSaved as T) : value;
-  const scenarios =
-    flags.scenarios === "all"
-      ? defaults.scenarios
-      : flags.scenarios
-          .split(",")
-          .map((s) => s.trim())
-          .filter(Boolean);
+  const scenarios = defaults.select(flags.scenarios);
   const provider = {
     temperature: pick("temperature", flags.temperature, saved?.provider.temperature),
     topP: pick("topP", flags.topP, saved?.provider.topP),
@@ -115,7 +109,11 @@ export function registerEval(program: Command): void {
       "--model <spec>",
       "openai:<base-url>#<model> | raw:<base-url>#<model> | local:<gguf path or hf:repo/file> | policy:<name> (default: local Qwen3-1.7B GGUF)",
     )
-    .option("--scenarios <ids>", "'all' or comma-separated scenario ids", "all")
+    .option(
+      "--scenarios <ids>",
+      "comma-separated scenario ids, or 'all', 'in-family' (trained families) or 'heldout' (held-out families)",
+      "all",
+    )
     .addOption(new Option("--split <split>", "task split").choices(["eval", "train"]).default("eval"))
     .option(
       "--n <n>",
@@ -162,7 +160,7 @@ export function registerEval(program: Command): void {
     .option("--retries <n>", "retries of a failed model request", parseIntegerOption("--retries", 0, 100))
     .option("--api-key-env <name>", "environment variable holding the API key (default OPENAI_API_KEY)")
     .action(async (flags: EvalFlags, command: Command) => {
-      const { SCENARIOS } = await import("../../scenarios/index.ts");
+      const { selectScenarios } = await import("../../scenarios/index.ts");
       const { DEFAULT_MODEL_SPEC } = await import("../../agent/providers/index.ts");
       const { readRunConfig, runFiles } = await import("../../eval/run-dir.ts");
       const { evaluate } = await import("../../eval/evaluate.ts");
@@ -171,7 +169,8 @@ export function registerEval(program: Command): void {
 
       const dir = flags.out ?? `out/eval-${slug(flags.model ?? DEFAULT_MODEL_SPEC)}`;
       const saved = flags.resume ? readRunConfig(dir) : undefined;
-      const defaults = { model: DEFAULT_MODEL_SPEC, scenarios: SCENARIOS.map((s) => s.id) };
+      const select = (spec: string) => selectScenarios(spec).map((s) => s.id);
+      const defaults = { model: DEFAULT_MODEL_SPEC, select };
       const config = resolveConfig(flags, command, defaults, saved);
 
       const controller = new AbortController();

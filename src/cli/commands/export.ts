@@ -25,15 +25,16 @@ export function registerExport(program: Command): void {
       parseIntegerOption("--n", 1, 1_000_000),
     )
     .option("--start <i>", "index of the first task", parseIntegerOption("--start", 0, 1_000_000_000), 0)
-    .option("--scenario <ids>", "comma-separated scenario ids, or 'all'", "all")
+    .option(
+      "--scenario <ids>",
+      "comma-separated scenario ids, or 'in-family' (the trained families, default), 'heldout' or 'all'",
+      "in-family",
+    )
     .requiredOption("--out <path>", "file to write (.jsonl for trl, .parquet for verl)")
     .action(async (options: ExportCliOptions) => {
-      const { SCENARIOS, findScenario } = await import("../../scenarios/index.ts");
+      const { selectScenarios } = await import("../../scenarios/index.ts");
       const { exportRows, writeDataset } = await import("../../train/export.ts");
-      const scenarios =
-        options.scenario === "all"
-          ? SCENARIOS
-          : options.scenario.split(",").map((id) => findScenario(id.trim()));
+      const scenarios = selectScenarios(options.scenario);
       const rows = exportRows({ scenarios, split: options.split, n: options.n, start: options.start });
       writeDataset(options.format, rows, options.out);
       console.log(
