@@ -110,3 +110,28 @@ export function revertedMutations(
   }
   return reverts;
 }
+
+/** A write call as the trace holds it (what `repeatedWrites` compares). */
+interface WriteCall {
+  ok: boolean;
+  effect: "read" | "write" | null;
+  operationId: string | null;
+  input: { params: Record<string, unknown>; body: unknown } | null;
+}
+
+/**
+ * Writes the API rejected that repeat an earlier successful write exactly (same operation, same
+ * input): a duplicate the API happened to refuse (a stale page version's 409, a removed label's 404) is
+ * still a duplicate mutation. Indices on the trace.
+ */
+export function repeatedWrites(calls: readonly WriteCall[]): number[] {
+  const done = new Set<string>();
+  const repeated: number[] = [];
+  calls.forEach((c, index) => {
+    if (c.effect !== "write" || c.operationId === null || c.input === null) return;
+    const key = `${c.operationId} ${JSON.stringify(c.input)}`;
+    if (c.ok) done.add(key);
+    else if (done.has(key)) repeated.push(index);
+  });
+  return repeated;
+}

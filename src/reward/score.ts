@@ -7,7 +7,7 @@
 import { diff, type RecordChange } from "../sandbox/diff.ts";
 import type { Site } from "../sandbox/site.ts";
 import { callViolation, type RejectedCall } from "./call-errors.ts";
-import { type CallEffect, revertedMutations, setterOf, wastedWrites } from "./effects.ts";
+import { type CallEffect, repeatedWrites, revertedMutations, setterOf, wastedWrites } from "./effects.ts";
 import type { Expectation } from "./expectation.ts";
 import { fieldPoints } from "./expectation-rules.ts";
 import { PENALTIES, type ViolationCode } from "./penalties.ts";
@@ -129,6 +129,9 @@ export function score(input: ScoreInput): Score {
   if (calls.length > x.budget)
     add("budget_exceeded", `${calls.length} tool calls, over the budget of ${x.budget}.`);
   for (const d of verdict.duplicates) add("duplicate_mutation", `Duplicate: ${d.message}.`);
+  // A repeat the API refused with a 400 is already labelled above; other refusals (409, 404) are not.
+  for (const i of repeatedWrites(counted).filter((i) => !callViolation(counted[i]!, knownTools)))
+    add("duplicate_mutation", `Call ${i + 1} (${counted[i]!.name}) repeats an earlier successful write.`);
   for (const c of verdict.collateral)
     add("collateral_change", `Change the task did not ask for: ${c.message}.`);
   for (const w of wastedWrites(effects))

@@ -9,7 +9,9 @@ const text = (t: string) => ({ type: "text", text: t });
 describe("visible text", () => {
   it("reads storage as a reader sees it: no comments, macro parameters or hidden elements", () => {
     expect(storageText("<p>See below.</p><!-- The requested text -->")).toBe("See below.");
-    expect(storageText('<p>Shown <span style="display: none">hidden</span><span hidden="">gone</span></p>')).toBe("Shown");
+    expect(
+      storageText('<p>Shown <span style="display: none">hidden</span><span hidden="">gone</span></p>'),
+    ).toBe("Shown");
     expect(
       storageText(
         '<ac:structured-macro ac:name="info"><ac:parameter ac:name="title">secret</ac:parameter><ac:rich-text-body><p>Body</p></ac:rich-text-body></ac:structured-macro>',
@@ -20,9 +22,16 @@ describe("visible text", () => {
   });
 
   it("reads a page body in either representation and an ADF field the same way", () => {
-    const doc = adf(para(text("Hello "), { type: "mention", attrs: { id: "a1", text: "@Ann" } }), para(text("Bye")));
-    expect(richText({ representation: "atlas_doc_format", value: JSON.stringify(doc) })).toBe("Hello @Ann Bye");
-    expect(richText({ representation: "storage", value: "<p>Hello  @Ann</p>\n<p>Bye</p>" })).toBe("Hello @Ann Bye");
+    const doc = adf(
+      para(text("Hello "), { type: "mention", attrs: { id: "a1", text: "@Ann" } }),
+      para(text("Bye")),
+    );
+    expect(richText({ representation: "atlas_doc_format", value: JSON.stringify(doc) })).toBe(
+      "Hello @Ann Bye",
+    );
+    expect(richText({ representation: "storage", value: "<p>Hello  @Ann</p>\n<p>Bye</p>" })).toBe(
+      "Hello @Ann Bye",
+    );
     expect(richText(doc)).toBe("Hello @Ann Bye");
     expect(richText(null)).toBe("");
   });
