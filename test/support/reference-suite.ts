@@ -8,12 +8,12 @@
 import { expect, it } from "vitest";
 import { runReference } from "../../src/agent/scripted/replay.ts";
 import { judgeState } from "../../src/reward/verdict.ts";
+import { diff } from "../../src/sandbox/diff.ts";
+import type { Site } from "../../src/sandbox/site.ts";
 import type { Scenario, Split, Task } from "../../src/scenarios/define-scenario.ts";
 import { createEpisode, DEFAULT_BASE_URL } from "../../src/scenarios/episode.ts";
 import { referenceChanges } from "../../src/scenarios/reference-outcome.ts";
 import { EVAL_TASKS, generateTask } from "../../src/scenarios/tasks.ts";
-import { diff } from "../../src/sandbox/diff.ts";
-import type { Site } from "../../src/sandbox/site.ts";
 
 const ctx = { baseUrl: DEFAULT_BASE_URL };
 const indices = (split: Split, n: number) => [...Array(n).keys()].map((i) => [split, i] as const);

@@ -49,6 +49,7 @@ export default defineScenario<LabelCleanupExpected>({
   tools: [
     "confluence_get_spaces",
     "confluence_get_pages",
+    "confluence_get_page",
     "confluence_search_cql",
     "confluence_get_page_labels",
     "confluence_remove_page_label",

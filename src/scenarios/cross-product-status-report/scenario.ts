@@ -9,8 +9,9 @@
  * the page's twin in another space has another owner. In a quarter of level-3 tasks (mustDecline) the
  * prompt names a third space, which has no page of that title: the task must be declined without any write.
  *
- * Expectation: one page created in the space under the parent, published, titled as asked, whose body
- * holds exactly one table equal to the expected rows (visible text per cell). Validation: a read of the
+ * Expectation: one page created in the space under the parent, titled as asked, whose body holds
+ * exactly one table equal to the expected rows (visible text per cell); its status must be the API's
+ * default (published). Validation: a read of the
  * space or the parent page. Points: fields 0.7, validate 0.15, verify 0.15. Budget: the reference's
  * calls + 4. Introduced names: the page title ("<project key> sprint <n> status"; eval sprints 41–54,
  * train 1–40).
@@ -128,7 +129,6 @@ export default defineScenario<StatusReportExpected>({
             spaceId: { equals: e.spaceId },
             parentId: { equals: e.parentId },
             title: { equals: e.title },
-            status: { equals: "current" },
             body: { table: { header: HEADER, rows: e.rows } },
           },
         },
