@@ -65,6 +65,7 @@ export default defineScenario<PageTreeExpected>({
     "confluence_create_page",
     "confluence_get_child_pages",
   ],
+  lookups: [["searchByCQL", "getPageLabels", "getLabelsForContent"]],
   levels: [1, 2, 3],
   generate({ site, random, level, split }) {
     const theme = random.pick(themes(split));

@@ -78,6 +78,7 @@ export default defineScenario<PageUpdateExpected>({
     "jira_search_issues",
     "jira_get_remote_links",
   ],
+  lookups: [["getRemoteIssueLinks"], ["findUsers"]],
   levels: [1, 2, 3],
   generate({ site, random, level, split }) {
     const [heading, paragraph] = random.pick(sections(split));

@@ -69,6 +69,7 @@ export default defineScenario<StatusReportExpected>({
     "confluence_get_page",
     "confluence_create_page",
   ],
+  lookups: [["searchAndReconsileIssuesUsingJqlPost"], ["findUsers"]],
   levels: [1, 2, 3],
   generate({ site, random, level, split }) {
     const sprint = split === "eval" ? random.int(41, 54) : random.int(1, 40);
