@@ -163,7 +163,10 @@ export function operationNeeds(scenario: Scenario<unknown>) {
   return {
     mutations: ops.filter((o) => o.effect === "write").map((o) => ({ operationId: o.operationId })),
     validate: {
-      reads: [{ operationIds: reads }, ...(scenario.lookups ?? []).map((ids) => ({ operationIds: [...ids] }))],
+      reads: [
+        { operationIds: reads },
+        ...(scenario.lookups ?? []).map((ids) => ({ operationIds: [...ids] })),
+      ],
     },
     verify: { reads: [{ operationIds: reads }] },
   };
