@@ -6,7 +6,7 @@
  */
 
 import { OPERATIONS } from "../sandbox/operations.ts";
-import { SCENARIOS } from "../scenarios/index.ts";
+import { isHeldOut, SCENARIOS } from "../scenarios/index.ts";
 import { DEFAULT_TOOL_SPECS } from "../tools/catalogue.ts";
 
 /** A generated section: its marker name, the files that hold it, and its content. */
@@ -42,7 +42,7 @@ export function renderScenarios(): string {
   const rows = SCENARIOS.map((s) => [
     `\`${s.id}\``,
     (s.levels ?? [1, 2]).join(", "),
-    s.description,
+    isHeldOut(s.id) ? `${s.description} *Held out: never trained on.*` : s.description,
     s.tools.map((t) => `\`${t}\``).join(", "),
   ]);
   return table(["scenario", "levels", "the task", "tools offered"], rows);
