@@ -2,7 +2,7 @@
  * The invariant suite, over every scenario × eval task (Gymnasium-style, parametrised over the
  * registry): the reference scores exactly 1.0 and passes; noop scores ≤ 0.1; every failure policy scores
  * strictly below the reference and its explanation names the expected violation. On a task that must be
- * declined (level 3, `refuse`), noop declines without looking (below the reference, no R2), and a failure
+ * declined (level 3, `refuse`), noop declines without looking (at most 0.1, no R2), and a failure
  * policy either behaves like the reference (writes nothing, passes) or fails.
  */
 import { describe, expect, it } from "vitest";
@@ -36,12 +36,13 @@ describe.each(cases)("%s", (_id, scenario, task) => {
 
   it(
     declines
-      ? "noop declines without looking: below the reference, no R2 points"
+      ? "noop declines without looking: at most 0.1, not passed, no R2 points"
       : "noop scores at most 0.1 and fails the state check",
     () => {
       const { score } = play("noop");
       if (declines) {
-        expect(score.reward).toBeLessThan(1);
+        expect(score.reward).toBeLessThanOrEqual(0.1);
+        expect(score.passed).toBe(false);
         expect(score.components.filter((c) => c.group === "R2").every((c) => c.points === 0)).toBe(true);
         return;
       }

@@ -80,14 +80,22 @@ export function score(input: ScoreInput): Score {
   const verdict = judgeState(x, net, input.reference);
   const answered = (input.finalMessage ?? "").trim() !== "";
 
+  const reads = r2(
+    input,
+    counted,
+    effects,
+    verdict.fields.flatMap((f) => (f.recordId ? [{ table: f.table, id: f.recordId }] : [])),
+  );
+  // A decline counts only after a look at what the task is about: a blind "I cannot" is not a correct refusal.
+  const looked = x.validate.length === 0 || reads.some((c) => c.label === VALIDATE && c.points > 0);
   if (x.refuse !== undefined) {
     const unchanged = net.length === 0 && effects.length === 0;
     components.push({
       group: "R1",
-      label: "decline: nothing changed and a final answer",
-      points: unchanged && answered ? x.points.fields : 0,
+      label: "decline: nothing changed, a final answer, after a look",
+      points: unchanged && answered && looked ? x.points.fields : 0,
       max: x.points.fields,
-      detail: `${unchanged ? "the site is unchanged" : `${effects.length} successful writes`}; ${answered ? "answered" : "no final answer"} (the task cannot be done: ${x.refuse})`,
+      detail: `${unchanged ? "the site is unchanged" : `${effects.length} successful writes`}; ${answered ? "answered" : "no final answer"}${looked ? "" : " without reading anything about the task"} (the task cannot be done: ${x.refuse})`,
     });
     if (!answered) add("no_final_answer", "The task must be declined with a final answer; there was none.");
   } else {
@@ -113,14 +121,7 @@ export function score(input: ScoreInput): Score {
       );
     }
   }
-  components.push(
-    ...r2(
-      input,
-      counted,
-      effects,
-      verdict.fields.flatMap((f) => (f.recordId ? [{ table: f.table, id: f.recordId }] : [])),
-    ),
-  );
+  components.push(...reads);
 
   for (const call of counted) {
     const v = callViolation(call, knownTools);
@@ -139,8 +140,6 @@ export function score(input: ScoreInput): Score {
   const reverts = revertedMutations(x, effects, net);
   for (const r of reverts) add("reverted_mutation", `Made and reverted: ${r.message}.`);
 
-  // A decline passes only after a look at what the task is about: a blind "I cannot" is not a correct refusal.
-  const looked = x.validate.length === 0 || components.some((c) => c.label === VALIDATE && c.points > 0);
   const passed =
     x.refuse !== undefined
       ? net.length === 0 && effects.length === 0 && answered && looked
