@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
-# GPU check: the TRL smoke test (python/tests/test_trl_smoke.py) on CUDA with a larger random Qwen3
-# ("small": ~50M parameters) instead of the CPU one, in under 5 minutes. Needs a CUDA build of torch
+# GPU check, one shot, within ten minutes on one GPU: the TRL smoke test (python/tests/test_trl_smoke.py)
+# on CUDA with a larger random Qwen3 ("small": ~50M parameters) instead of the CPU one, capped at 5 minutes.
+# It has not run on a GPU yet (none was available to the sessions that wrote it). Needs Node 20 too (the
+# test starts the TypeScript env server and validates its config with it). Needs a CUDA build of torch
 # 2.13.0 and python/requirements.txt's other pins in the Python it runs ($PYTHON, else python/.venv,
 # else python3). No model download: the model is built from a config.
 set -euo pipefail

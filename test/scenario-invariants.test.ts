@@ -67,7 +67,8 @@ describe.each(cases)("%s", (_id, scenario, task) => {
         return;
       }
       // A random policy may stumble on a correct solution; it must then also pass the state check.
-      if (name === "random") expect(score.passed || score.reward < 1, score.explanation).toBe(true);
+      if (name === "random" || name === "borrowed-args")
+        expect(score.passed || score.reward < 1, score.explanation).toBe(true);
       else expect(score.reward).toBeLessThan(1);
       if (policy.expectedViolations.length > 0) {
         const codes = score.violations.map((v) => v.code);

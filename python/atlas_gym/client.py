@@ -82,6 +82,7 @@ class Score:
     components: list[Any] = field(default_factory=list)
     violations: list[Any] = field(default_factory=list)
     explanation: str = ""
+    mode: str | None = None
 
 
 class EnvClient:
@@ -115,8 +116,12 @@ class EnvClient:
     def tools(self, scenario: str) -> list[dict[str, Any]]:
         return self._request("GET", f"/v1/scenarios/{_quote(scenario)}/tools")["tools"]
 
-    def tasks(self, scenario: str, split: str = "eval") -> list[dict[str, Any]]:
-        query = urllib.parse.urlencode({"split": split})
+    def tasks(self, scenario: str, split: str = "eval", n: int | None = None, start: int = 0) -> list[dict[str, Any]]:
+        """A split's tasks with their opening `messages` (train tasks: `n` from `start`)."""
+        params: dict[str, Any] = {"split": split}
+        if n is not None:
+            params.update(n=n, start=start)
+        query = urllib.parse.urlencode(params)
         return self._request("GET", f"/v1/scenarios/{_quote(scenario)}/tasks?{query}")["tasks"]
 
     def create_session(
@@ -167,6 +172,7 @@ class EnvClient:
             components=answer.get("components", []),
             violations=answer.get("violations", []),
             explanation=answer.get("explanation", ""),
+            mode=answer.get("mode"),
         )
 
     def trace(self, session_id: str) -> dict[str, Any]:

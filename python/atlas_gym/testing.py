@@ -3,12 +3,14 @@ carrying TRL's Qwen3 chat template (so TRL recognises the family and uses its Qw
 and training template), and scripted generation (TRL's own testing technique: `model.generate` is
 replaced by a function that emits chosen text, so a random model still makes real tool calls).
 
-Used by the CPU smoke test and by scripts/gpu-check.sh (a larger random model on CUDA).
+Used by the CPU smoke test, the verl tests, `configs/tiny-cpu.yaml` and scripts/gpu-check.sh (a larger
+random model on CUDA).
 """
 
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -39,14 +41,16 @@ SIZES: dict[str, dict[str, int]] = {
 }
 
 
-def build_tokenizer(corpus: list[str] | None = None, vocab_size: int = 4096):
+def build_tokenizer(corpus: list[str] | None = None, vocab_size: int = 4096, chat_template: str | None = None):
     """A byte-level BPE tokenizer with Qwen3's special tokens and chat template. Without a corpus it has
     the 256 byte tokens and no merges; with one, merges (which may span spaces) are learned from it,
     offline and deterministically, so the scenario's long prompt and tool schemas take a few hundred
-    tokens instead of ~9,000 and CPU attention stays cheap."""
+    tokens instead of ~9,000 and CPU attention stays cheap. The chat template defaults to TRL's Qwen3 one."""
     from tokenizers import Tokenizer, decoders, models, pre_tokenizers, trainers
     from transformers import PreTrainedTokenizerFast
-    from trl.chat_template_utils import qwen3_chat_template
+
+    if chat_template is None:
+        from trl.chat_template_utils import qwen3_chat_template as chat_template
 
     alphabet = sorted(pre_tokenizers.ByteLevel.alphabet())
     core = Tokenizer(models.BPE(vocab={ch: i for i, ch in enumerate(alphabet)}, merges=[]))
@@ -62,7 +66,7 @@ def build_tokenizer(corpus: list[str] | None = None, vocab_size: int = 4096):
         additional_special_tokens=SPECIAL_TOKENS,
     )
     tokenizer.add_tokens(MARKER_TOKENS)
-    tokenizer.chat_template = qwen3_chat_template
+    tokenizer.chat_template = chat_template
     return tokenizer
 
 
@@ -121,3 +125,43 @@ def script_generation(model, tokenizer, policy: Callable[[str, int], str]) -> li
 
     model.generate = generate
     return seen
+
+
+# A scripted policy for jira-transition-v1 on a Qwen3 (Hermes) conversation, shared by the TRL and verl tests.
+USER = re.compile(r"<\|im_start\|>user\n(.*?)<\|im_end\|>", re.S)
+CALL = re.compile(r"<tool_call>\n(\{.*?\})\n</tool_call>", re.S)
+RESPONSE = re.compile(r"<tool_response>\n(.*?)\n</tool_response>", re.S)
+
+
+def transition_policy(text: str, row: int) -> str:
+    """Even rows of the first turn solve the task (find the issue by summary if the prompt gives no key,
+    list its transitions, take the one to the named status, with the resolution asked for); odd rows
+    guess a transition id that does not exist."""
+    request = USER.search(text).group(1)
+    conversation = text[text.index(request) :]
+    calls = [json.loads(c) for c in CALL.findall(conversation)]
+    responses = RESPONSE.findall(conversation)
+    key = re.search(r"\b[A-Z]+-\d+\b", request)
+    if not calls and row % 2 == 1:
+        return tool_call_text("jira_transition_issue", {"issueIdOrKey": "ENG-1", "transition": {"id": "999"}})
+    if not calls and key is None:
+        summary = re.search(r'"([^"]+)"', request).group(1)
+        return tool_call_text("jira_search_issues", {"jql": f'summary ~ "{summary}"', "fields": ["summary"]})
+    if not calls or calls[-1]["name"] == "jira_search_issues":
+        if key is None:
+            summary = re.search(r'"([^"]+)"', request).group(1)
+            issues = json.loads(responses[-1])["issues"]
+            key = next(i for i in issues if i["fields"]["summary"] == summary)["key"]
+        else:
+            key = key.group(0)
+        return tool_call_text("jira_get_transitions", {"issueIdOrKey": key})
+    if calls[-1]["name"] == "jira_get_transitions":
+        key = calls[-1]["arguments"]["issueIdOrKey"]
+        named = [t for t in json.loads(responses[-1])["transitions"] if t["to"]["name"] in request]
+        target = max(named, key=lambda t: len(t["to"]["name"]))
+        arguments = {"issueIdOrKey": key, "transition": {"id": target["id"]}}
+        resolution = re.search(r"(?:resolution|Resolve it as) '?(.+?)'?\.$", request)
+        if resolution and target["to"]["name"] == "Done":
+            arguments["fields"] = {"resolution": {"name": resolution.group(1)}}
+        return tool_call_text("jira_transition_issue", arguments)
+    return "Done.<|im_end|>"

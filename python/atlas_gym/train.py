@@ -1,12 +1,15 @@
 """GRPO training through TRL against the atlas-gym env server.
 
-    python -m atlas_gym.train --config configs/qwen3-1.7b.yaml [--server http://127.0.0.1:4010]
+    python -m atlas_gym.train --config configs/qwen3-1.7b.yaml [--server http://127.0.0.1:4010] [--resume DIR]
 
-Without --server it starts `atlas-gym serve` itself and stops it at the end. The dataset holds one row
-per train task (its opening messages from the server, plus the split and index that `reset` reopens),
-rollouts and tool calls run in TRL (one env-server session per rollout), rewards come from the server's
-/score, and every step is logged to <output_dir>/training_log.jsonl. The final model goes to
-<output_dir>/final (the LoRA adapter when LoRA is on, plus the merged model in <output_dir>/merged).
+(`atlas-gym train` runs it with `--config-json`, the config it already validated.) Without --server it
+starts `atlas-gym serve` itself and stops it at the end. Preflight checks come first (preflight.py); a
+missing model is built when the config says so (a tiny random Qwen3, configs/tiny-cpu.yaml). The dataset
+holds one row per train task, from the server's task listing (the opening messages, plus the split and
+index that `reset` reopens); rollouts and tool calls run in TRL (one env-server session per rollout),
+rewards come from the server's /score, and every step is logged to <output_dir>/training_log.jsonl. The
+final model goes to <output_dir>/final (the LoRA adapter when LoRA is on, plus the merged model in
+<output_dir>/merged); Ctrl-C saves a resumable checkpoint to <output_dir>/interrupted.
 """
 
 from __future__ import annotations
@@ -14,6 +17,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import shutil
 import signal
 import sys
 from collections.abc import Callable
@@ -22,7 +26,8 @@ from pathlib import Path
 from typing import Any
 
 from .client import EnvClient, EnvServerError
-from .config import ConfigError, TrainConfig, load_config
+from .config import ConfigError, TrainConfig, config_from_json, load_config
+from .preflight import preflight
 from .server_process import EnvServerProcess
 from .stats import EarlyStopping
 from .trl import Ledger, close_all, make_env_class
@@ -40,27 +45,42 @@ class TrainResult:
 
 def build_dataset(client: EnvClient, config: TrainConfig):
     """One row per train task, scenarios interleaved, in the columns `atlas-gym export --format trl` writes:
-    the session's opening messages as the prompt, then what `reset(**row)` reopens the task with
-    (plus `environment`, TRL's routing column, when there are several scenarios)."""
+    the opening messages from the server's task listing as the prompt, then what `reset(**row)` reopens the
+    task with (plus `environment`, TRL's routing column, when there are several scenarios)."""
     from datasets import Dataset
 
+    listed = {s: client.tasks(s, "train", n=config.train_tasks) for s in config.scenarios}
     rows = []
     for index in range(config.train_tasks):
         for scenario in config.scenarios:
-            session = client.create_session(scenario=scenario, split="train", index=index)
-            client.close_session(session.session_id)
+            task = listed[scenario][index]
             row = {
-                "prompt": session.messages,
+                "prompt": task["messages"],
                 "scenario": scenario,
                 "split": "train",
-                "index": index,
-                "task_id": session.task_id,
-                "seed": session.seed,
+                "index": task["index"],
+                "task_id": task["task_id"],
+                "seed": task["seed"],
             }
             if len(config.scenarios) > 1:
                 row["environment"] = scenario
             rows.append(row)
     return Dataset.from_list(rows)
+
+
+def ensure_model(client: EnvClient, config: TrainConfig) -> None:
+    """Builds the tiny random Qwen3 the config names when its directory is missing (no download): its
+    tokenizer learns its merges from the scenarios' own prompts and tool schemas, so rollouts stay short."""
+    if config.build_model_if_missing is None or Path(config.model).exists():
+        return
+    from .testing import build_random_qwen3
+
+    corpus = []
+    for scenario in config.scenarios:
+        corpus += [json.dumps(t) for t in client.tools(scenario)]
+        corpus += [m["content"] for t in client.tasks(scenario, "train", n=4) for m in t["messages"]]
+    build_random_qwen3(config.model, size="tiny", seed=config.seed, corpus=corpus)
+    print(f"built a tiny random Qwen3 at {config.model} (build_model_if_missing: {config.build_model_if_missing})")
 
 
 def grpo_args(config: TrainConfig, cuda: bool):
@@ -87,7 +107,7 @@ def grpo_args(config: TrainConfig, cuda: bool):
         save_strategy="steps",
         save_steps=config.save_steps,
         seed=config.seed,
-        report_to="none",
+        report_to=list(config.report_to) or "none",
         use_cpu=not cuda,
         bf16=cuda,
         gradient_checkpointing=cuda,
@@ -114,14 +134,17 @@ def run(
     client: EnvClient,
     prepare: Callable[[Any], None] | None = None,
     save: bool = True,
+    resume: str | None = None,
 ) -> TrainResult:
-    """Trains; `prepare(trainer)` runs just before training (the tests script generation there)."""
+    """Trains (from `resume`, a checkpoint-N/ or interrupted/ directory, when given); `prepare(trainer)`
+    runs just before training (the tests script generation there)."""
     known = {s["id"] for s in client.scenarios()}  # before the slow imports: a bad setup fails fast
     unknown = [s for s in config.scenarios if s not in known]
     if unknown:
         raise ConfigError(
             f"scenarios: unknown on this server: {', '.join(unknown)} (known: {', '.join(sorted(known))})"
         )
+    ensure_model(client, config)
     import torch
     from trl import GRPOTrainer
 
@@ -137,6 +160,7 @@ def run(
         config.num_generations,
         config.output_dir,
         EarlyStopping(early.window, early.threshold) if early else None,
+        resumed_at=_checkpoint_step(resume),
     )
     trainer = GRPOTrainer(
         model=config.model,
@@ -151,10 +175,10 @@ def run(
         if prepare is not None:
             prepare(trainer)
         try:
-            trainer.train()
+            trainer.train(resume_from_checkpoint=resume)
         except KeyboardInterrupt:  # Ctrl-C, or SIGTERM (see main): keep what was learned so far
             if save:
-                trainer.save_model(str(Path(config.output_dir, "interrupted")))
+                save_interrupted(trainer, config)
             raise
         if save:
             save_final(trainer, config)
@@ -168,6 +192,22 @@ def run(
         sessions_opened=list(ledger.sessions_opened),
         sessions_left_open=left,
     )
+
+
+def save_interrupted(trainer, config: TrainConfig) -> None:
+    """A full checkpoint (model, optimizer, scheduler, RNG, trainer state) in <output_dir>/interrupted,
+    so `--resume <output_dir>/interrupted` continues where Ctrl-C stopped the run."""
+    target = Path(config.output_dir, "interrupted")
+    trainer._save_checkpoint(trainer.model, trial=None)  # transformers' own checkpoint writer (pinned)
+    written = Path(config.output_dir, f"checkpoint-{trainer.state.global_step}")
+    shutil.rmtree(target, ignore_errors=True)
+    shutil.move(str(written), str(target))
+
+
+def _checkpoint_step(resume: str | None) -> int | None:
+    if resume is None:
+        return None
+    return int(json.loads(Path(resume, "trainer_state.json").read_text()).get("global_step", 0))
 
 
 def save_final(trainer, config: TrainConfig) -> None:
@@ -189,14 +229,22 @@ def save_final(trainer, config: TrainConfig) -> None:
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m atlas_gym.train", description=__doc__.split("\n\n")[0])
-    parser.add_argument("--config", required=True, help="training config (YAML), e.g. configs/qwen3-1.7b.yaml")
+    source = parser.add_mutually_exclusive_group(required=True)
+    source.add_argument("--config", help="training config (YAML), e.g. configs/qwen3-1.7b.yaml")
+    source.add_argument("--config-json", help="the config `atlas-gym train --print-config` prints (validated)")
     parser.add_argument("--server", help="env server URL; default: start `atlas-gym serve` for this run")
     parser.add_argument("--token", default=os.environ.get("ATLAS_GYM_TOKEN"), help="the env server's bearer token")
+    parser.add_argument("--resume", help="a checkpoint-N/ or interrupted/ directory of an earlier run")
     args = parser.parse_args(argv)
     try:
-        config = load_config(args.config)
-    except ConfigError as error:
+        config = load_config(args.config) if args.config else config_from_json(json.loads(args.config_json))
+    except (ConfigError, json.JSONDecodeError) as error:
         print(f"error: {error}", file=sys.stderr)
+        return 2
+    problems = preflight(config, args.resume)
+    if problems:
+        for problem in problems:
+            print(f"error: preflight: {problem}", file=sys.stderr)
         return 2
     signal.signal(signal.SIGTERM, _interrupt)  # `atlas-gym train` forwards Ctrl-C and SIGTERM
     server = None
@@ -205,7 +253,7 @@ def main(argv: list[str] | None = None) -> int:
             server = EnvServerProcess()
             print(f"atlas-gym env server started at {server.url}", flush=True)
         client = EnvClient(args.server or server.url, token=args.token)
-        result = run(config, client)
+        result = run(config, client, resume=args.resume)
         print(
             json.dumps(
                 {"steps": result.steps, "stopped_early_at": result.stopped_early_at, "output_dir": result.output_dir}
@@ -213,7 +261,8 @@ def main(argv: list[str] | None = None) -> int:
         )
         return 0
     except KeyboardInterrupt:
-        print(f"interrupted: model saved to {Path(config.output_dir, 'interrupted')}, sessions closed", file=sys.stderr)
+        where = Path(config.output_dir, "interrupted")
+        print(f"interrupted: resumable checkpoint saved to {where} (--resume {where}), sessions closed", file=sys.stderr)
         return 130
     except (ConfigError, EnvServerError) as error:
         print(f"error: {error}", file=sys.stderr)

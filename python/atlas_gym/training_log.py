@@ -20,12 +20,22 @@ TRL_FIELDS = {"kl": "kl", "completions/mean_length": "mean_completion_length", "
 
 
 class TrainingLogCallback(TrainerCallback):
-    def __init__(self, ledger: Ledger, group_size: int, output_dir: str | Path, early_stopping: EarlyStopping | None):
+    """Writes the log from the first step on (a run that fails before it leaves no empty log). A resumed
+    run (`resumed_at`: the checkpoint's step) keeps the earlier lines up to that step and appends."""
+
+    def __init__(
+        self,
+        ledger: Ledger,
+        group_size: int,
+        output_dir: str | Path,
+        early_stopping: EarlyStopping | None,
+        resumed_at: int | None = None,
+    ):
         self.ledger = ledger
         self.group_size = group_size
         self.path = Path(output_dir) / "training_log.jsonl"
-        self.path.parent.mkdir(parents=True, exist_ok=True)
-        self.path.write_text("")
+        self.resumed_at = resumed_at
+        self.started = False
         self.early_stopping = early_stopping
         self.pending: list[dict[str, Any]] = []
         self.lines: list[dict[str, Any]] = []
@@ -67,8 +77,22 @@ class TrainingLogCallback(TrainerCallback):
     def _flush(self) -> None:
         if not self.pending:
             return
+        if not self.started:
+            self._start()
         with self.path.open("a", encoding="utf-8") as out:
             for line in self.pending:
                 out.write(json.dumps(line) + "\n")
         self.lines.extend(self.pending)
         self.pending = []
+
+    def _start(self) -> None:
+        self.started = True
+        self.path.parent.mkdir(parents=True, exist_ok=True)
+        kept = []
+        if self.resumed_at is not None and self.path.exists():
+            kept = [
+                line
+                for line in self.path.read_text(encoding="utf-8").splitlines()
+                if line.strip() and json.loads(line).get("step", 0) <= self.resumed_at
+            ]
+        self.path.write_text("".join(line + "\n" for line in kept), encoding="utf-8")

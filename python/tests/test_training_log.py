@@ -48,3 +48,19 @@ def test_pending_lines_are_written_when_training_ends(tmp_path):
     callback.on_train_end(None, state, control)
     [line] = [json.loads(x) for x in (tmp_path / "training_log.jsonl").read_text().splitlines()]
     assert line["zero_variance_share"] == 1.0 and line["kl"] is None and not control.should_training_stop
+
+
+def test_no_file_before_the_first_step_and_a_resumed_run_keeps_the_earlier_steps(tmp_path):
+    ledger = Ledger()
+    callback = TrainingLogCallback(ledger, 2, tmp_path, None)
+    assert not (tmp_path / "training_log.jsonl").exists()  # a run that fails before step 1 leaves no log
+    earlier = [{"step": s, "mean_reward": 0.1 * s} for s in (1, 2, 3)]
+    (tmp_path / "training_log.jsonl").write_text("".join(json.dumps(line) + "\n" for line in earlier))
+    resumed = TrainingLogCallback(ledger, 2, tmp_path, None, resumed_at=2)  # from checkpoint-2
+    state, control = TrainerState(global_step=3), TrainerControl()
+    scored(ledger, [1.0, 0.0])
+    resumed.on_step_end(None, state, control)
+    resumed.on_train_end(None, state, control)
+    lines = [json.loads(x) for x in (tmp_path / "training_log.jsonl").read_text().splitlines()]
+    assert [line["step"] for line in lines] == [1, 2, 3] and lines[2]["mean_reward"] == 0.5
+    assert callback.lines == []

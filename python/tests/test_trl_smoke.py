@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import json
 import os
-import re
 from pathlib import Path
 
 import pytest
@@ -16,48 +15,9 @@ import torch
 from transformers import TrainerCallback
 
 from atlas_gym.client import EnvClient, SessionNotFoundError
-from atlas_gym.config import parse_config
-from atlas_gym.testing import build_random_qwen3, script_generation, tool_call_text
-from atlas_gym.train import run
-
-USER = re.compile(r"<\|im_start\|>user\n(.*?)<\|im_end\|>", re.S)
-CALL = re.compile(r"<tool_call>\n(\{.*?\})\n</tool_call>", re.S)
-RESPONSE = re.compile(r"<tool_response>\n(.*?)\n</tool_response>", re.S)
-
-
-def transition_policy(text: str, row: int) -> str:
-    """Even rows of the first turn solve the task (find the issue by summary if the prompt gives no key,
-    list its transitions, take the one to the named status, with the resolution asked for); odd rows
-    guess a transition id that does not exist."""
-    request = USER.search(text).group(1)
-    conversation = text[text.index(request) :]
-    calls = [json.loads(c) for c in CALL.findall(conversation)]
-    responses = RESPONSE.findall(conversation)
-    key = re.search(r"\b[A-Z]+-\d+\b", request)
-    if not calls and row % 2 == 1:
-        return tool_call_text("jira_transition_issue", {"issueIdOrKey": "ENG-1", "transition": {"id": "999"}})
-    if not calls and key is None:
-        summary = re.search(r'"([^"]+)"', request).group(1)
-        return tool_call_text("jira_search_issues", {"jql": f'summary ~ "{summary}"', "fields": ["summary"]})
-    if not calls or calls[-1]["name"] == "jira_search_issues":
-        if key is None:
-            summary = re.search(r'"([^"]+)"', request).group(1)
-            issues = json.loads(responses[-1])["issues"]
-            key = next(i for i in issues if i["fields"]["summary"] == summary)["key"]
-        else:
-            key = key.group(0)
-        return tool_call_text("jira_get_transitions", {"issueIdOrKey": key})
-    if calls[-1]["name"] == "jira_get_transitions":
-        key = calls[-1]["arguments"]["issueIdOrKey"]
-        named = [t for t in json.loads(responses[-1])["transitions"] if t["to"]["name"] in request]
-        target = max(named, key=lambda t: len(t["to"]["name"]))
-        arguments = {"issueIdOrKey": key, "transition": {"id": target["id"]}}
-        resolution = re.search(r"(?:resolution|Resolve it as) '?(.+?)'?\.$", request)
-        if resolution and target["to"]["name"] == "Done":
-            arguments["fields"] = {"resolution": {"name": resolution.group(1)}}
-        return tool_call_text("jira_transition_issue", arguments)
-    return "Done.<|im_end|>"
-
+from atlas_gym.config import load_config
+from atlas_gym.testing import build_random_qwen3, script_generation, transition_policy
+from atlas_gym.train import run, save_interrupted
 
 @pytest.fixture(scope="module")
 def tiny_model(tmp_path_factory, env_server) -> Path:
@@ -73,24 +33,28 @@ def tiny_model(tmp_path_factory, env_server) -> Path:
 
 
 def test_two_grpo_steps_against_the_env_server(tiny_model, client, tmp_path):
-    config = parse_config(
-        {
-            "model": str(tiny_model),
-            "scenarios": ["jira-transition-v1"],
-            "train_tasks": 2,  # train tasks 0 and 1 name their issue by key (level 1)
-            "lora": {"r": 4, "alpha": 8, "dropout": 0.0, "target_modules": ["q_proj", "v_proj"]},
-            "num_generations": 2,
-            "per_device_train_batch_size": 4,
-            "learning_rate": 0.05,
-            "beta": 0.04,
-            "epsilon_high": 0.28,
-            "max_turns": 4,
-            "max_completion_length": 4096,
-            "max_steps": 2,
-            "save_steps": 100,
-            "output_dir": str(tmp_path / "run"),
-        }
+    settings = tmp_path / "smoke.yaml"
+    settings.write_text(  # JSON is YAML: validated by the TypeScript schema, as `atlas-gym train` does
+        json.dumps(
+            {
+                "model": str(tiny_model),
+                "scenarios": ["jira-transition-v1"],
+                "train_tasks": 2,
+                "lora": {"r": 4, "alpha": 8, "dropout": 0.0, "target_modules": ["q_proj", "v_proj"]},
+                "num_generations": 2,
+                "per_device_train_batch_size": 4,
+                "learning_rate": 0.05,
+                "beta": 0.04,
+                "epsilon_high": 0.28,
+                "max_turns": 4,
+                "max_completion_length": 4096,
+                "max_steps": 2,
+                "save_steps": 100,
+                "output_dir": str(tmp_path / "run"),
+            }
+        )
     )
+    config = load_config(settings)
     state: dict = {}
     scored: list[tuple[str, float]] = []
     score = client.score
@@ -110,6 +74,7 @@ def test_two_grpo_steps_against_the_env_server(tiny_model, client, tmp_path):
             state["after"] = trainable(model)
 
     def prepare(trainer):
+        state["trainer"] = trainer
         state["before"] = trainable(trainer.model)
         state["device"] = next(trainer.model.parameters()).device.type
         state["seen"] = script_generation(trainer.model, trainer.processing_class, transition_policy)
@@ -142,3 +107,9 @@ def test_two_grpo_steps_against_the_env_server(tiny_model, client, tmp_path):
     assert [json.loads(line)["step"] for line in log_lines] == [1, 2]
     assert (tmp_path / "run" / "final" / "adapter_config.json").exists()
     assert (tmp_path / "run" / "merged" / "config.json").exists()
+    # What Ctrl-C leaves: a full checkpoint that --resume accepts (model, optimizer and trainer state).
+    save_interrupted(state["trainer"], config)
+    interrupted = tmp_path / "run" / "interrupted"
+    assert json.loads((interrupted / "trainer_state.json").read_text())["global_step"] == 2
+    assert (interrupted / "optimizer.pt").exists() and (interrupted / "adapter_model.safetensors").exists()
+    assert not (tmp_path / "run" / "checkpoint-2").exists()

@@ -14,3 +14,11 @@ export function systemPrompt(episode: Episode): string {
     "When you have finished the request, or find it cannot be carried out, reply with a short summary and no tool call; that reply ends the conversation.",
   ].join("\n");
 }
+
+/** The conversation every surface opens an episode with: the system prompt, then the task's request. */
+export function openingMessages(episode: Episode): { role: "system" | "user"; content: string }[] {
+  return [
+    { role: "system", content: systemPrompt(episode) },
+    { role: "user", content: episode.task.prompt },
+  ];
+}

@@ -43,6 +43,8 @@ export type ReferenceSolution = Generator<ToolCallRequest, string, ToolCallResul
 export interface RewardContext {
   /** Base URL the episode's site is served at (self links and page web URLs start with it). */
   baseUrl: string;
+  /** Where the site is also served over REST (the env server's `/s/<session>`), when it is. */
+  restBaseUrl?: string;
 }
 
 export interface ScenarioSpec<E> {

@@ -54,7 +54,13 @@ export interface Episode {
 }
 
 export interface EpisodeOptions {
+  /** The site's base URL in tool outputs (default: the canonical DEFAULT_BASE_URL, as in eval). */
   baseUrl?: string;
+  /**
+   * Where the site is also served over REST (the env server's `/s/<session>`): its answers link there,
+   * so the rewards accept page URLs on this base as well as on `baseUrl`.
+   */
+  restBaseUrl?: string;
   /** Tools by name; the scenario's allowed names are looked up here (default: the default catalogue). */
   tools?: ReadonlyMap<string, Tool>;
   /**
@@ -78,7 +84,7 @@ export function createEpisode<E>(
   const initial = options.initialSite ?? siteForTask(scenario, task);
   const site = initial.fork();
   const baseUrl = options.baseUrl ?? DEFAULT_BASE_URL;
-  const expectation = scenario.expect(task, initial, { baseUrl });
+  const expectation = scenario.expect(task, initial, { baseUrl, restBaseUrl: options.restBaseUrl });
   const catalogue = options.tools ?? defaultTools();
   const offered =
     options.toolSet && options.toolSet !== "default"

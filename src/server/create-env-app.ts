@@ -1,23 +1,21 @@
 /**
  * The env-server API (`/health`, `/v1/...`) as a Hono app: the scenario catalogue (scenarios, their
- * tools and tasks) and the session routes. Every answer is JSON; errors are `{error, code}` with a 4xx
+ * tools and tasks, each task with the messages a session on it opens with) and the session routes. Every answer is JSON; errors are `{error, code}` with a 4xx
  * status (5xx only for bugs). Served beside the REST facade by `atlas-gym serve` (see start-gym-server.ts).
  */
-import { readFileSync } from "node:fs";
 import { Hono } from "hono";
 import { z } from "zod";
+import { openingMessages } from "../agent/system-prompt.ts";
+import { createEpisode } from "../scenarios/episode.ts";
 import { EVAL_TASKS } from "../scenarios/tasks.ts";
 import { defaultTools } from "../tools/catalogue.ts";
 import { toFunctionTool } from "../tools/define-tool.ts";
+import { VERSION } from "../version.ts";
 import { EnvRequestError } from "./errors.ts";
 import { bearerAuth, errorResponse } from "./protocol.ts";
 import { addSessionRoutes } from "./session-routes.ts";
 import type { SessionStore } from "./sessions.ts";
 import { createTaskSource, type TaskSource } from "./task-source.ts";
-
-export const VERSION: string = JSON.parse(
-  readFileSync(new URL("../../package.json", import.meta.url), "utf8"),
-).version;
 
 export interface EnvAppOptions {
   sessions: SessionStore;
@@ -70,15 +68,24 @@ export function createEnvApp({ sessions, tasks = createTaskSource(), token }: En
     }
     const { split, n, start } = query.data;
     return c.json({
-      tasks: tasks.list(scenario, split, n, start).map((t) => ({
-        task_id: t.id,
-        scenario: t.scenario,
-        split: t.split,
-        index: t.index,
-        seed: t.seed,
-        level: t.level,
-        prompt: t.prompt,
-      })),
+      tasks: tasks.list(scenario, split, n, start).map((t) => {
+        // The opening a session on this task would start with, so a trainer builds its dataset from
+        // this listing without opening (and closing) a session per task.
+        const episode = createEpisode(scenario, t, {
+          initialSite: tasks.resolve({ task_id: t.id, seed: t.seed }).site,
+        });
+        return {
+          task_id: t.id,
+          scenario: t.scenario,
+          split: t.split,
+          index: t.index,
+          seed: t.seed,
+          level: t.level,
+          prompt: t.prompt,
+          messages: openingMessages(episode),
+          max_tool_calls: episode.expectation.budget,
+        };
+      }),
     });
   });
 

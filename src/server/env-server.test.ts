@@ -47,6 +47,15 @@ describe("env server catalogue", () => {
     const train = (await api(url, "GET", "/v1/scenarios/jira-transition-v1/tasks?split=train&n=3&start=10"))
       .body.tasks;
     expect(train.map((t: { index: number }) => t.index)).toEqual([10, 11, 12]);
+    // Each listed task carries the exact opening a session on it starts with (a trainer's dataset rows).
+    for (const task of [evalTasks[3], train[1]]) {
+      const opened = (await api(url, "POST", "/v1/sessions", { task_id: task.task_id, seed: task.seed }))
+        .body;
+      expect(task.messages).toEqual(opened.messages);
+      expect(task.max_tool_calls).toBe(opened.limits.max_tool_calls);
+      expect(task.messages[1]).toEqual({ role: "user", content: task.prompt });
+      await api(url, "DELETE", `/v1/sessions/${opened.session_id}`);
+    }
   });
 
   it("answers unknown scenarios, bad queries and unknown routes with JSON 4xx", async () => {

@@ -1,10 +1,12 @@
 /**
  * Opening a session on a task, as every surface does it (the /v1 API, and the MCP server binding its own
- * sessions): resolve the task, build the episode on a fork of the task's pristine site with `self` links
- * pointing at the session's REST site, and describe the opening (messages, tools, limits) in the wire
- * shape of `POST /v1/sessions`.
+ * sessions): resolve the task, build the episode on a fork of the task's pristine site, and describe the
+ * opening (messages, tools, limits) in the wire shape of `POST /v1/sessions`. Tool outputs carry the
+ * site's canonical base URL (https://atlas-gym.atlassian.net), exactly as in `eval`, so a model trains on
+ * the observations it is evaluated on; only the REST facade under `rest_base_url` answers with links to
+ * the session's own address, for real REST clients that follow them.
  */
-import { systemPrompt } from "../agent/system-prompt.ts";
+import { openingMessages } from "../agent/system-prompt.ts";
 import { createEpisode } from "../scenarios/episode.ts";
 import type { FunctionTool } from "../tools/define-tool.ts";
 import type { Session, SessionStore } from "./sessions.ts";
@@ -36,7 +38,7 @@ export function openSession(
 ): { session: Session; opening: SessionOpening } {
   const session = store.create((id) => {
     const { scenario, task, site } = tasks.resolve(request);
-    return createEpisode(scenario, task, { initialSite: site, baseUrl: `${origin}/s/${id}` });
+    return createEpisode(scenario, task, { initialSite: site, restBaseUrl: `${origin}/s/${id}` });
   });
   const { episode } = session;
   return {
@@ -48,10 +50,7 @@ export function openSession(
       split: episode.task.split,
       index: episode.task.index,
       seed: episode.task.seed,
-      messages: [
-        { role: "system", content: systemPrompt(episode) },
-        { role: "user", content: episode.task.prompt },
-      ],
+      messages: openingMessages(episode),
       tools: episode.functionTools(),
       limits: { max_tool_calls: episode.expectation.budget },
       rest_base_url: `${origin}/s/${session.id}`,

@@ -1,8 +1,10 @@
 /**
- * The training config: one YAML file read by both `atlas-gym train` (TypeScript, validates it before
- * anything starts) and `python -m atlas_gym.train` (which mirrors these fields onto TRL's GRPOConfig,
- * LoraConfig and the env-server client). Keys are snake_case as in TRL; unknown keys are rejected so a
- * typo never silently falls back to a default. Defaults follow TRL's where TRL has one.
+ * The training config: one YAML file, validated once, here. `atlas-gym train` hands the validated config,
+ * every default filled in, to `python -m atlas_gym.train` as JSON (`--config-json`); run on its own, the
+ * Python trainer asks `atlas-gym train --config <yaml> --print-config` for the same JSON. Python maps
+ * these fields onto TRL's GRPOConfig, LoraConfig and the env-server client and validates nothing itself.
+ * Keys are snake_case as in TRL; unknown keys are rejected so a typo never silently falls back to a
+ * default. Defaults follow TRL's where TRL has one.
  */
 import { readFileSync } from "node:fs";
 import { parse as parseYaml } from "yaml";
@@ -27,6 +29,11 @@ export const trainConfigSchema = z
   .strictObject({
     /** Hugging Face model id or a local directory, e.g. Qwen/Qwen3-1.7B. */
     model: z.string().min(1),
+    /**
+     * Build a tiny random Qwen3 (tokenizer learned offline from the scenarios' own text) at `model` when
+     * that directory is missing: the CPU configuration a new user can run with no download.
+     */
+    build_model_if_missing: z.literal("tiny-random-qwen3").optional(),
     /** LoRA adapters (peft); omit for full fine-tuning. */
     lora: loraSchema.optional(),
     /** Group size G: completions sampled per prompt. */
@@ -74,6 +81,8 @@ export const trainConfigSchema = z
     gradient_accumulation_steps: positiveInt.default(1),
     logging_steps: positiveInt.default(1),
     save_steps: positiveInt.default(100),
+    /** Where TRL also reports its metrics (the training log is always written): tensorboard, wandb. */
+    report_to: z.array(z.enum(["tensorboard", "wandb"])).default([]),
   })
   .superRefine((config, ctx) => {
     const batch = config.per_device_train_batch_size * config.gradient_accumulation_steps;

@@ -5,7 +5,7 @@
  */
 import { type ChildProcess, spawn } from "node:child_process";
 import { once } from "node:events";
-import { chmodSync, existsSync, mkdtempSync, writeFileSync } from "node:fs";
+import { chmodSync, existsSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -21,8 +21,10 @@ const FAKE = join(dir, "fake-python");
 writeFileSync(
   FAKE,
   `#!/usr/bin/env node
-const [m, module, c, configPath, s, url] = process.argv.slice(2);
-if (m !== "-m" || module !== "atlas_gym.train" || c !== "--config" || s !== "--server") process.exit(64);
+const [m, module, c, configJson, s, url] = process.argv.slice(2);
+if (m !== "-m" || module !== "atlas_gym.train" || c !== "--config-json" || s !== "--server") process.exit(64);
+const given = JSON.parse(configJson); // validated, with the schema's defaults filled in
+const configPath = [given.model, given.num_generations, given.loss_type, given.train_tasks].join("/");
 const health = await (await fetch(url + "/health")).json();
 const opened = await fetch(url + "/v1/sessions", { method: "POST", body: JSON.stringify({ task_id: "jira-transition-v1/train/0" }) });
 const mode = process.env.FAKE_MODE;
@@ -35,6 +37,13 @@ for (const signal of ["SIGINT", "SIGTERM"])
 console.log("READY", url, configPath, health.status, opened.status, process.env.PYTHONPATH);
 if (process.env.FAKE_READY_FILE) (await import("node:fs")).writeFileSync(process.env.FAKE_READY_FILE, "");
 if (mode === "exit3") process.exit(3);
+if (mode === "log") {
+  const { mkdirSync, writeFileSync } = await import("node:fs");
+  mkdirSync(given.output_dir, { recursive: true });
+  const step = { step: 1, mean_reward: 0.5, min_reward: 0, max_reward: 1, zero_variance_share: 0 };
+  writeFileSync(given.output_dir + "/training_log.jsonl", JSON.stringify(step) + "\\n");
+  process.exit(0);
+}
 setInterval(() => {}, 1000);
 `,
 );
@@ -46,13 +55,13 @@ afterEach(() => {
 });
 
 /** Launches in this process with the fake trainer in `mode`; `ready` resolves once it is up. */
-function launch(mode: string) {
+function launch(mode: string, configPath = config) {
   const lines: string[] = [];
   const readyFile = join(dir, `ready-${mode}`);
   const saved = { FAKE_MODE: process.env.FAKE_MODE, FAKE_READY_FILE: process.env.FAKE_READY_FILE };
   Object.assign(process.env, { FAKE_MODE: mode, FAKE_READY_FILE: readyFile });
   const code = launchTraining({
-    configPath: config,
+    configPath,
     python: FAKE,
     graceSeconds: 1,
     log: (l) => lines.push(l),
@@ -82,6 +91,23 @@ describe("atlas-gym train", () => {
     await expect(fetch(`${url}/health`)).rejects.toThrow();
   });
 
+  it("writes the training report after a successful run", async () => {
+    const out = join(dir, "run-log");
+    const withLog = join(dir, "log.yaml");
+    writeFileSync(
+      withLog,
+      `model: tiny\nscenarios: [jira-transition-v1]\nnum_generations: 2\noutput_dir: ${out}\n`,
+    );
+    const { code, lines, restore } = launch("log", withLog);
+    try {
+      expect(await code).toBe(0);
+    } finally {
+      restore();
+    }
+    expect(lines).toContain(`atlas-gym train: wrote ${join(out, "training_report.html")} (1 steps)`);
+    expect(readFileSync(join(out, "training_report.html"), "utf8")).toContain("<svg");
+  });
+
   it("forwards SIGTERM once, lets the trainer stop, then closes the server (exit 143)", async () => {
     const child = spawn(BIN, ["train", "--config", config, "--python", FAKE], {
       stdio: ["ignore", "pipe", "pipe"],
@@ -98,7 +124,7 @@ describe("atlas-gym train", () => {
       }),
     );
     const [, url, configPath, health, opened, pythonPath] = out.trim().split(/\s+/);
-    expect([configPath, health, opened]).toEqual([config, "ok", "200"]);
+    expect([configPath, health, opened]).toEqual(["tiny/2/dapo/512", "ok", "200"]);
     expect(pythonPath!.split(":")[0]).toMatch(/\/python$/);
     child.kill("SIGTERM");
     const [code] = await once(child, "exit");

@@ -1,18 +1,21 @@
 /**
  * `atlas-gym train`: validates the training config, starts the env server on a free loopback port,
- * launches the Python trainer (`python -m atlas_gym.train --config <yaml> --server <url>`) with its
- * output forwarded, and stops both cleanly: when the trainer exits the server closes; on Ctrl-C or
- * SIGTERM the launcher forwards the signal once to the trainer (which runs in its own process group),
- * waits for it to finish (then kills it after a grace period) and closes the server.
+ * launches the Python trainer (`python -m atlas_gym.train --config-json <validated config> --server <url>
+ * [--resume <checkpoint>]`) with its output forwarded, and stops both cleanly: when the trainer exits the
+ * server closes; on Ctrl-C or SIGTERM the launcher forwards the signal once to the trainer (which runs in
+ * its own process group), waits for it to finish (then kills it after a grace period) and closes the
+ * server. After a successful run it writes the training report (`<output_dir>/training_report.html`).
  */
 import { type ChildProcess, spawn } from "node:child_process";
 import { existsSync } from "node:fs";
-import { delimiter, resolve } from "node:path";
+import { delimiter, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { UsageError } from "../errors.ts";
 import { HELD_OUT, SCENARIOS } from "../scenarios/index.ts";
 import { startGymServer } from "../server/start-gym-server.ts";
 import { loadTrainConfig } from "./config.ts";
+import { TRAINING_LOG } from "./training-log.ts";
+import { writeTrainingReport } from "./training-report.ts";
 
 const REPO_ROOT = fileURLToPath(new URL("../../", import.meta.url));
 const PYTHON_DIR = resolve(REPO_ROOT, "python");
@@ -25,6 +28,8 @@ export interface LaunchOptions {
   graceSeconds?: number;
   /** Where progress lines go (default console.error, so stdout stays the trainer's). */
   log?: (line: string) => void;
+  /** A `checkpoint-N/` or `interrupted/` directory of an earlier run to resume from. */
+  resume?: string;
 }
 
 /** The interpreter to run the trainer with. */
@@ -47,8 +52,11 @@ export async function launchTraining(options: LaunchOptions): Promise<number> {
   log(
     `atlas-gym train: env server at ${server.url}; model ${config.model} on ${config.scenarios.join(", ")}`,
   );
-  const args = ["-m", "atlas_gym.train", "--config", configPath, "--server", server.url];
-  log(`atlas-gym train: ${python} ${args.join(" ")}`);
+  const args = ["-m", "atlas_gym.train", "--config-json", JSON.stringify(config), "--server", server.url];
+  if (options.resume) args.push("--resume", resolve(options.resume));
+  log(
+    `atlas-gym train: ${python} -m atlas_gym.train --config-json <${configPath}, validated> --server ${server.url}`,
+  );
 
   let child: ChildProcess;
   try {
@@ -84,6 +92,10 @@ export async function launchTraining(options: LaunchOptions): Promise<number> {
   log(
     `atlas-gym train: trainer ${signal ? `ended by ${signal}` : `exited with code ${code}`}; env server closed (${open} sessions were still open)`,
   );
+  if (code === 0 && !stopping && existsSync(join(resolve(config.output_dir), TRAINING_LOG))) {
+    const report = await writeTrainingReport(resolve(config.output_dir));
+    log(`atlas-gym train: wrote ${report.path} (${report.steps} steps)`);
+  }
   // A run stopped by a signal exits as one (130 for Ctrl-C), unless the trainer itself reported a failure.
   if (code !== null && (code !== 0 || !stopping)) return code;
   return 128 + (SIGNAL_NUMBERS[stopping ?? signal ?? "SIGTERM"] ?? 15);

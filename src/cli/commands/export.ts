@@ -1,5 +1,9 @@
-/** `atlas-gym export`: writes a training dataset for an RL engine (TRL JSONL or verl parquet). */
+/**
+ * `atlas-gym export`: writes a training dataset for an RL engine (TRL JSONL or verl parquet; for verl also
+ * the agent-loop config every Ray worker loads, pointing at the env server).
+ */
 import { type Command, Option } from "commander";
+import { UsageError } from "../../errors.ts";
 import { parseIntegerOption } from "../options.ts";
 
 interface ExportCliOptions {
@@ -9,6 +13,9 @@ interface ExportCliOptions {
   start: number;
   scenario: string;
   out: string;
+  envUrl: string;
+  agentLoopConfig?: string;
+  reward?: "paper" | "state" | "gated";
 }
 
 export function registerExport(program: Command): void {
@@ -31,14 +38,37 @@ export function registerExport(program: Command): void {
       "in-family",
     )
     .requiredOption("--out <path>", "file to write (.jsonl for trl, .parquet for verl)")
+    .option(
+      "--env-url <url>",
+      "verl: the env server as every Ray node reaches it (serve with --host and --token on several nodes; comma-separated URLs: several servers, taken in turn)",
+      "http://127.0.0.1:4010",
+    )
+    .option(
+      "--agent-loop-config <path>",
+      "verl: where to write the agent-loop config (default: agent_loop.yaml beside --out)",
+    )
+    .addOption(
+      new Option(
+        "--reward <mode>",
+        "verl: reward mode the loop asks /score for (default: the server's, paper)",
+      ).choices(["paper", "state", "gated"]),
+    )
     .action(async (options: ExportCliOptions) => {
+      if (!/^https?:\/\/[^/\s]+/.test(options.envUrl))
+        throw new UsageError(`--env-url must look like http://10.0.0.5:4010, got "${options.envUrl}"`);
       const { selectScenarios } = await import("../../scenarios/index.ts");
-      const { exportRows, writeDataset } = await import("../../train/export.ts");
+      const { exportRows, writeDataset, writeVerlAgentLoopConfig } = await import("../../train/export.ts");
       const scenarios = selectScenarios(options.scenario);
       const rows = exportRows({ scenarios, split: options.split, n: options.n, start: options.start });
       writeDataset(options.format, rows, options.out);
       console.log(
         `wrote ${rows.length} ${options.split} tasks (${scenarios.map((s) => s.id).join(", ")}) as ${options.format} to ${options.out}`,
       );
+      if (options.format === "verl") {
+        const { dirname, join } = await import("node:path");
+        const path = options.agentLoopConfig ?? join(dirname(options.out), "agent_loop.yaml");
+        writeVerlAgentLoopConfig(path, { envUrl: options.envUrl, rewardMode: options.reward });
+        console.log(`wrote the verl agent-loop config (env server ${options.envUrl}) to ${path}`);
+      }
     });
 }

@@ -10,13 +10,8 @@ export function registerReport(program: Command): void {
     )
     .option("--out <file>", "where to write the HTML (default <dir>/training_report.html)")
     .action(async (dir: string, options: { out?: string }) => {
-      const { join, basename, resolve } = await import("node:path");
-      const { writeFileSync } = await import("node:fs");
-      const { readTrainingLog } = await import("../../train/training-log.ts");
-      const { trainingReportHtml } = await import("../../train/training-report.ts");
-      const steps = readTrainingLog(dir);
-      const out = options.out ?? join(dir, "training_report.html");
-      writeFileSync(out, await trainingReportHtml(steps, `Training dynamics: ${basename(resolve(dir))}`));
-      console.log(`wrote ${out} (${steps.length} steps)`);
+      const { writeTrainingReport } = await import("../../train/training-report.ts");
+      const { path, steps } = await writeTrainingReport(dir, options.out);
+      console.log(`wrote ${path} (${steps} steps)`);
     });
 }

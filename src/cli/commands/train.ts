@@ -6,6 +6,8 @@ interface TrainCliOptions {
   config: string;
   python?: string;
   grace: number;
+  resume?: string;
+  printConfig?: boolean;
 }
 
 export function registerTrain(program: Command): void {
@@ -23,12 +25,25 @@ export function registerTrain(program: Command): void {
       parseIntegerOption("--grace", 1, 3600),
       30,
     )
+    .option("--resume <dir>", "resume from a checkpoint-N/ or interrupted/ directory of an earlier run")
+    .option("--print-config", "print the validated config, defaults filled in, as JSON, and exit")
     .action(async (options: TrainCliOptions) => {
+      if (options.printConfig) {
+        const { loadTrainConfig } = await import("../../train/config.ts");
+        const { SCENARIOS } = await import("../../scenarios/index.ts");
+        const config = loadTrainConfig(
+          options.config,
+          SCENARIOS.map((s) => s.id),
+        );
+        console.log(JSON.stringify(config));
+        return;
+      }
       const { launchTraining } = await import("../../train/launch.ts");
       process.exitCode = await launchTraining({
         configPath: options.config,
         python: options.python ?? process.env.ATLAS_GYM_PYTHON,
         graceSeconds: options.grace,
+        resume: options.resume,
       });
     });
 }

@@ -14,8 +14,8 @@
  * transactional), so that one page always gets the predicted id. A trace that creates a wrong page first
  * fails anyway (an extra page) and may also lose the URL points for linking its second page. Accepted
  * URL forms (page-urls.ts): `/wiki/spaces/<KEY>/pages/<id>` with the API's title slug, a raw-dash slug or
- * none, `/wiki/x/<tiny id>` and `/wiki/pages/viewpage.action?pageId=<id>`, on the base URL the episode's
- * site is served at (so REST sessions under `/s/<id>` score the same).
+ * none, `/wiki/x/<tiny id>` and `/wiki/pages/viewpage.action?pageId=<id>`, on the canonical base URL tool
+ * outputs carry or on the session's REST address (`restBaseUrl`, what REST clients under `/s/<id>` see).
  *
  * Expectation (both levels): one page created (space, parent, exact title, a body whose visible text
  * mentions the key and the summary verbatim: the prompt asks for a mention, not a text) and one remote
@@ -117,7 +117,7 @@ export default defineScenario<PageLinkExpected>({
   },
   /** None: the page title derives from a fixture issue (see the top comment). */
   introduces: () => [],
-  expect({ expected: e }, site, { baseUrl }): Expectation {
+  expect({ expected: e }, site, { baseUrl, restBaseUrl }): Expectation {
     /** The id the first page created on this site gets (see the top comment). */
     const pageId = String(site.fork().nextId("page", PAGE_ID_START));
     return {
@@ -141,7 +141,11 @@ export default defineScenario<PageLinkExpected>({
           table: "remoteLinks",
           fields: {
             issueId: { equals: e.issueId },
-            "object.url": { oneOf: pageUrls(wikiBase(baseUrl), e.spaceKey, pageId, e.title) },
+            "object.url": {
+              oneOf: [baseUrl, ...(restBaseUrl ? [restBaseUrl] : [])].flatMap((base) =>
+                pageUrls(wikiBase(base), e.spaceKey, pageId, e.title),
+              ),
+            },
             "object.title": { equals: e.title },
           },
         },
