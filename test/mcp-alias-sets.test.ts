@@ -12,15 +12,26 @@ import { SCENARIOS } from "../src/scenarios/index.ts";
 import { ToolSetNotCoveredError } from "../src/tools/aliases/tool-sets.ts";
 import { ALIAS_SOLUTIONS, play } from "./mcp-alias-solutions.ts";
 
-/** Which scenarios each alias set covers (Rovo has no Confluence label tool and no remote-link write). */
+/**
+ * Which scenarios each alias set covers (Rovo has no Confluence label tool, no CQL search and no
+ * remote-link write; mcp-atlassian reads no remote links; neither removes labels).
+ */
 const COVERS: Record<keyof typeof ALIAS_SOLUTIONS, string[]> = {
-  rovo: ["jira-transition-v1", "jira-subtask-create-v1", "confluence-page-create-v1"],
+  rovo: [
+    "jira-transition-v1",
+    "jira-subtask-create-v1",
+    "confluence-page-create-v1",
+    "confluence-page-update-v1",
+    "cross-product-status-report-v1",
+  ],
   "mcp-atlassian": [
     "jira-transition-v1",
     "jira-subtask-create-v1",
     "confluence-page-create-v1",
     "confluence-page-label-v1",
     "cross-product-page-link-v1",
+    "confluence-page-tree-v1",
+    "cross-product-status-report-v1",
   ],
 };
 

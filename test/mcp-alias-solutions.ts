@@ -12,6 +12,7 @@ import type { Task } from "../src/scenarios/define-scenario.ts";
 import type { Episode } from "../src/scenarios/episode.ts";
 import type { ToolSetName } from "../src/tools/aliases/tool-sets.ts";
 import type { ToolCallRequest } from "../src/tools/execute-tool.ts";
+import { MCP_ATLASSIAN_FAMILIES, ROVO_FAMILIES } from "./mcp-alias-solutions-families.ts";
 
 /** What a solution sees of each answer. */
 export interface Answer {
@@ -221,16 +222,17 @@ const MCP_ATLASSIAN: Record<string, Solve> = {
 
 /** The alias solutions by set and scenario id; a scenario a set does not cover has none. */
 export const ALIAS_SOLUTIONS: Record<Exclude<ToolSetName, "default">, Record<string, Solve>> = {
-  rovo: ROVO,
-  "mcp-atlassian": MCP_ATLASSIAN,
+  rovo: { ...ROVO, ...ROVO_FAMILIES },
+  "mcp-atlassian": { ...MCP_ATLASSIAN, ...MCP_ATLASSIAN_FAMILIES },
 };
 
-/** Runs a solution on an episode; answers its final message. */
+/** Runs a solution on an episode and records its final message (a task to decline pays only with one). */
 export function play(episode: Episode, solution: AliasSolution): string {
   let next = solution.next();
   while (!next.done) {
     const result = episode.step(next.value);
     next = solution.next({ ok: result.ok, body: result.body });
   }
+  episode.finish(next.value);
   return next.value;
 }

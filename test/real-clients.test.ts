@@ -184,6 +184,22 @@ describe("confluence.js 3.2.0", () => {
     expect(labels.results!.map((l) => l.name)).toEqual(expect.arrayContaining(["escalation", "pager"]));
   });
 
+  it("finds a label's pages with CQL (v1) and removes the label from one of them", async () => {
+    const { wiki, wikiV1 } = clients("label-cleanup");
+    const found = await wikiV1.search.searchByCQL({ cql: 'type=page AND label="runbook"', limit: 100 });
+    const ids = found.results!.map((r) => r.content!.id!);
+    expect(ids.length).toBeGreaterThan(1);
+    await wikiV1.contentLabels.removeLabelFromContentUsingQueryParameter({ id: ids[0]!, name: "runbook" });
+    const labels = await wiki.label.getPageLabels({ id: Number(ids[0]) });
+    expect(labels.results!.map((l) => l.name)).not.toContain("runbook");
+    const after = await wikiV1.search.searchByCQL({ cql: 'type=page AND label="runbook"', limit: 100 });
+    expect(after.results!.map((r) => r.content!.id)).toEqual(ids.slice(1));
+    const missing = await rejection(
+      wikiV1.contentLabels.removeLabelFromContentUsingQueryParameter({ id: ids[0]!, name: "runbook" }),
+    );
+    expect(isConfluenceApiError(missing) && missing.status).toBe(404);
+  });
+
   it("rejects a duplicate title and a stale version", async () => {
     const { wiki } = clients("page-errors");
     const { space, parent } = await spaceAndParent(wiki, "PROD", "Roadmap");

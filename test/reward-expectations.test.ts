@@ -7,7 +7,7 @@ import { describe, expect, it } from "vitest";
 import { recordReference } from "../src/agent/scripted/replay.ts";
 import type { Expectation } from "../src/reward/expectation.ts";
 import { checkExpectation, ExpectationError } from "../src/reward/expectation-rules.ts";
-import { score } from "../src/reward/score.ts";
+import { type ScoredCall, score } from "../src/reward/score.ts";
 import { defineScenario } from "../src/scenarios/define-scenario.ts";
 import { createEpisode } from "../src/scenarios/episode.ts";
 import { tasksFor } from "../src/scenarios/frozen.ts";
@@ -198,12 +198,25 @@ describe("refusal tasks", () => {
     budget: 5,
     points: { fields: 0.7, validate: 0.15, verify: 0.15 },
   };
-  const run = (finalMessage: string | null, write: boolean) => {
+  const key = (site.get("issues", issueId) as { key: string }).key;
+  const look: ScoredCall = {
+    name: "jira_get_issue",
+    arguments: { issueIdOrKey: key },
+    operationId: "getIssue",
+    effect: "read",
+    input: { params: { issueIdOrKey: key }, body: undefined },
+    status: 200,
+    ok: true,
+    errorType: null,
+    body: { id: issueId, key },
+    changes: [],
+  };
+  const run = (finalMessage: string | null, write: boolean, calls: ScoredCall[] = [look]) => {
     const final = site.fork();
     if (write) final.put("issues", issueId, { ...site.get("issues", issueId)!, summary: "changed" });
     return score({
       expectation: refuse,
-      calls: [],
+      calls,
       initial: site,
       final,
       reference: [],
@@ -215,12 +228,14 @@ describe("refusal tasks", () => {
   it("pays an unchanged site with a final answer, and nothing for a write or a missing answer", () => {
     expect(run("That status does not exist, so I left the issue alone.", false)).toMatchObject({
       passed: true,
-      paperReward: 0.7,
+      paperReward: 1,
     });
+    // Declining without looking at the issue is not a correct refusal.
+    expect(run("I cannot do that.", false, [])).toMatchObject({ passed: false, paperReward: 0 });
     const wrote = run("Done.", true);
     expect(wrote.passed).toBe(false);
     expect(wrote.violations.map((v) => v.code)).toContain("collateral_change");
-    expect(run(null, false)).toMatchObject({ passed: false, paperReward: 0 });
+    expect(run(null, false)).toMatchObject({ passed: false, paperReward: 0.1 }); // R2 only, minus the missing answer
   });
 });
 

@@ -1,6 +1,7 @@
 /**
  * Call-level probe edits of a reference script's writes: an unrequested field on a created record, an
- * extra record, one label per call; and other legal routes of transitions to the same status.
+ * extra record, one label per call, a label removal aimed at a look-alike or left out or named with its
+ * prefix; and other legal routes of transitions to the same status.
  */
 import type { Script } from "../agent/scripted/replay.ts";
 import type { Expectation } from "../reward/expectation.ts";
@@ -61,6 +62,21 @@ const EDITS: Record<
       edit: (a) => [{ ...a, object: { ...(a.object as Args), summary: "probe" } }],
     },
     { kind: "extra entity", detail: "the link created twice", must: "fail", edit: (a) => [a, a] },
+  ],
+  confluence_remove_page_label: [
+    {
+      kind: "look-alike",
+      detail: "the look-alike label <name>-v2 removed instead",
+      must: "fail",
+      edit: (a) => [{ ...a, name: `${a.name}-v2` }],
+    },
+    { kind: "missing entity", detail: "one page left with the label", must: "fail", edit: () => [] },
+    {
+      kind: "another accepted form",
+      detail: "the label named with its prefix (global:<name>)",
+      must: "pass",
+      edit: (a) => [{ ...a, name: `global:${a.name}` }],
+    },
   ],
   confluence_add_page_labels: [
     {

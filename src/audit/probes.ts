@@ -182,6 +182,27 @@ export function generateProbes(
         calls: [...lookup, ...reference.calls.slice(first)],
       });
   }
+  if (expectation.refuse !== undefined) {
+    fail("no final answer", "the checks, then no answer", { ...reference, final: "" });
+    fail("blind decline", "declined without looking at anything", { calls: [], final: reference.final });
+    for (const ref of expectation.validate.slice(0, 2)) {
+      const write = writeAnyway(site, ref.table, ref.id);
+      if (write)
+        fail(
+          "comply anyway",
+          `a write to ${ref.table} ${ref.id}, then the answer`,
+          {
+            ...reference,
+            calls: [...reference.calls, write],
+          },
+          true,
+        );
+    }
+    pass("another answer", "the same checks, declined in other words", {
+      ...reference,
+      final: "That cannot be done as asked, so I changed nothing.",
+    });
+  }
   pass("REST surface", "every call through the REST facade", reference, true);
   if (expectation.entities.some((e) => e.table === "pages"))
     pass("another representation", "the page body as atlas_doc_format", adfBodies(reference));
@@ -207,6 +228,14 @@ function changeAndUndo(
     update(`${page.title} (draft)`, page.version.number + 1),
     update(page.title, page.version.number + 2),
   ];
+}
+
+/** A write on a record of a task that must be declined (or, for a space, a new page in it). */
+function writeAnyway(site: Site, table: string, id: string): ToolCallRequest | null {
+  if (table === "issues" || table === "pages") return changeAndUndo(site, table, id)[0];
+  if (table === "spaces")
+    return call("confluence_create_page", { spaceId: id, status: "current", title: "Probe page" });
+  return null;
 }
 
 /** A search whose result holds the record, then a get of it, with tools the scenario offers. */

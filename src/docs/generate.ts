@@ -7,7 +7,7 @@
 
 import { OPERATIONS } from "../sandbox/operations.ts";
 import { PRESENTATIONS } from "../sandbox/presentations.ts";
-import { SCENARIOS } from "../scenarios/index.ts";
+import { isHeldOut, SCENARIOS } from "../scenarios/index.ts";
 import { DEFAULT_TOOL_SPECS } from "../tools/catalogue.ts";
 
 /** A generated section: its marker name, the files that hold it, and its content. */
@@ -54,7 +54,7 @@ export function renderScenarios(): string {
   const rows = SCENARIOS.map((s) => [
     `\`${s.id}\``,
     (s.levels ?? [1, 2]).join(", "),
-    s.description,
+    isHeldOut(s.id) ? `${s.description} *Held out: never trained on.*` : s.description,
     s.tools.map((t) => `\`${t}\``).join(", "),
   ]);
   return table(["scenario", "levels", "the task", "tools offered"], rows);

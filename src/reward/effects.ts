@@ -27,7 +27,11 @@ export function meaningfulFields(change: RecordChange): string[] {
   return [...new Set(keys.map((k) => k.split(".")[0]!))];
 }
 
-/** The last call that created the record or changed `field` on it; undefined when none did. */
+/**
+ * The last call that created or deleted the record or changed `field` on it; undefined when none did. A field a
+ * task asks for counts even when it is bookkeeping for collateral purposes (a page's `version.number`,
+ * a child page's `position`): then any change of its raw value counts.
+ */
 export function setterOf(
   effects: readonly CallEffect[],
   table: string,
@@ -41,7 +45,9 @@ export function setterOf(
       e.changes.some(
         (c) =>
           keyOf(c) === `${table}:${id}` &&
-          (c.kind === "created" || (c.kind === "updated" && meaningfulFields(c).includes(top))),
+          (c.kind === "created" ||
+            c.kind === "deleted" ||
+            (c.kind === "updated" && (meaningfulFields(c).includes(top) || c.fields.includes(top)))),
       ),
     );
 }
@@ -103,4 +109,29 @@ export function revertedMutations(
     }
   }
   return reverts;
+}
+
+/** A write call as the trace holds it (what `repeatedWrites` compares). */
+interface WriteCall {
+  ok: boolean;
+  effect: "read" | "write" | null;
+  operationId: string | null;
+  input: { params: Record<string, unknown>; body: unknown } | null;
+}
+
+/**
+ * Writes the API rejected that repeat an earlier successful write exactly (same operation, same
+ * input): a duplicate the API happened to refuse (a stale page version's 409, a removed label's 404) is
+ * still a duplicate mutation. Indices on the trace.
+ */
+export function repeatedWrites(calls: readonly WriteCall[]): number[] {
+  const done = new Set<string>();
+  const repeated: number[] = [];
+  calls.forEach((c, index) => {
+    if (c.effect !== "write" || c.operationId === null || c.input === null) return;
+    const key = `${c.operationId} ${JSON.stringify(c.input)}`;
+    if (c.ok) done.add(key);
+    else if (done.has(key)) repeated.push(index);
+  });
+  return repeated;
 }

@@ -53,6 +53,12 @@ export interface ScenarioSpec<E> {
   description: string;
   /** Tool names (default catalogue) the agent is offered. */
   tools: string[];
+  /**
+   * Reads some of its tasks cannot be solved without (a level-3 hop through a remote link, a lookup by
+   * label): groups of alternative operationIds, each needing at least one tool in a tool set that is to
+   * cover the family (see tools/aliases/tool-sets.ts).
+   */
+  lookups?: readonly (readonly string[])[];
   /** The levels this family generates (default [1, 2]); eval splits spread their 12 tasks over them. */
   levels?: readonly Level[];
   /** Task-introduced names (titles, summaries, labels) differ between splits: these pools are disjoint. */

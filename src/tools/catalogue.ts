@@ -98,6 +98,16 @@ export const DEFAULT_TOOL_SPECS: readonly ToolSpec[] = [
     bodyArg: "labels",
     hint: "labels = [{prefix:'global', name:'lowercase-no-spaces'}]; existing labels are kept.",
   },
+  {
+    name: "confluence_remove_page_label",
+    operationId: "removeLabelFromContentUsingQueryParameter",
+    hint: "id is the numeric page id; name is the label to remove, e.g. 'runbook'. Removes it from that page only.",
+  },
+  {
+    name: "confluence_search_cql",
+    operationId: "searchByCQL",
+    hint: "E.g. cql='type=page AND space=ENG AND label=\"runbook\"'. Results are paged: pass `start` (or the cursor of _links.next) for more.",
+  },
 ];
 
 let defaults: Map<string, Tool> | undefined;
