@@ -16,9 +16,9 @@ type Schema = {
 describe("default tool catalogue", () => {
   const tools = defaultTools();
 
-  it("offers the 22 default tools, each bound to an operation, in OpenAI function form", () => {
+  it("offers the 25 default tools, each bound to an operation, in OpenAI function form", () => {
     expect([...tools.keys()]).toEqual(DEFAULT_TOOL_SPECS.map((s) => s.name));
-    expect(tools.size).toBe(22);
+    expect(tools.size).toBe(25);
     for (const tool of tools.values()) {
       const fn = toFunctionTool(tool);
       expect(fn.type).toBe("function");
