@@ -24,6 +24,8 @@ export interface GenerateContext {
   random: Random;
   level: Level;
   split: Split;
+  /** The task's index in its split (a generator may cycle variants by it, e.g. within a level). */
+  index: number;
 }
 
 /** What a generator returns: the user prompt and the values the reward checks against. */
@@ -54,8 +56,8 @@ export interface ScenarioSpec<E> {
   levels?: readonly Level[];
   /** Task-introduced names (titles, summaries, labels) differ between splits: these pools are disjoint. */
   generate(ctx: GenerateContext): GeneratedTask<E>;
-  /** The reward spec of a task, given its initial site and where the episode's site is served. */
-  reward(task: Task<E>, site: Site, ctx: RewardContext): RewardSpec;
+  /** The reward spec of a task, given its initial site and where the episode's site is served (absent when `expect` declares it). */
+  reward?(task: Task<E>, site: Site, ctx: RewardContext): RewardSpec;
   /** The task's declarative expectation (replacing `reward`, see src/reward/expectation.ts). */
   expect?(task: Task<E>, site: Site, ctx: RewardContext): Expectation;
   /** Names the task introduces (new titles, summaries, labels); eval and train must never share one. */

@@ -72,6 +72,8 @@ export function createEpisode<E>(
   const initial = options.initialSite ?? siteForTask(scenario, task);
   const site = initial.fork();
   const baseUrl = options.baseUrl ?? DEFAULT_BASE_URL;
+  if (!scenario.reward)
+    throw new Error(`Scenario ${scenario.id} declares only expect(); it needs the expectation engine`);
   const spec = scenario.reward(task, initial, { baseUrl });
   const catalogue = options.tools ?? defaultTools();
   const offered =

@@ -5,7 +5,6 @@
  */
 import { AGENT_ACCOUNT_ID } from "../sandbox/fixtures/default-site.ts";
 import type { Issue, JiraUser, Project } from "../sandbox/jira/model.ts";
-import type { Random } from "../sandbox/random.ts";
 import type { Site } from "../sandbox/site.ts";
 import type { Split } from "./define-scenario.ts";
 
@@ -25,7 +24,14 @@ export const NAMESAKES = [
  */
 const ABSENT_PEOPLE: Record<Split, readonly string[]> = {
   eval: ["Alexandra Chen", "Jordan Leary", "Samuel Rivera", "Priya Natarajan-Iyer"],
-  train: ["Alexis Chen", "Jordan Lane", "Sammy Rivera", "Marcus Okafor-Bell", "Mei Tanaka-Ross", "Lukas Beck"],
+  train: [
+    "Alexis Chen",
+    "Jordan Lane",
+    "Sammy Rivera",
+    "Marcus Okafor-Bell",
+    "Mei Tanaka-Ross",
+    "Lukas Beck",
+  ],
 };
 
 export const absentPeople = (split: Split): readonly string[] => ABSENT_PEOPLE[split];
@@ -69,8 +75,7 @@ export function soleAssignedIssues(site: Site): Issue[] {
 }
 
 export const projectOf = (site: Site, issue: Issue): Project => site.get("projects", issue.projectId)!;
-export const userName = (site: Site, accountId: string): string =>
-  site.get("users", accountId)!.displayName;
+export const userName = (site: Site, accountId: string): string => site.get("users", accountId)!.displayName;
 
 /** How a prompt names an issue. */
 export type IssueRefKind = "key" | "summary" | "assignee";
@@ -79,8 +84,16 @@ export function describeIssue(site: Site, issue: Issue, kind: IssueRefKind): str
   const project = projectOf(site, issue);
   if (kind === "key") return issue.key;
   if (kind === "summary") return `the issue "${issue.summary}" in the ${project.name} project`;
-  return `the ${project.name} issue assigned to ${userName(site, issue.assigneeId!)}`;
+  return `the ${project.name} issue currently assigned to ${userName(site, issue.assigneeId!)}`;
 }
 
 /** JQL string literal. */
 export const jqlString = (text: string) => `"${text.replace(/\\/g, "\\\\").replace(/"/g, '\\"')}"`;
+
+/**
+ * A variant by task index, so each level's tasks cycle through `variants`: eval levels hold consecutive
+ * indices, train levels every third index (see levelFor).
+ */
+export function variantFor<T>(split: Split, index: number, variants: readonly T[]): T {
+  return variants[(split === "eval" ? index : Math.floor(index / 3)) % variants.length]!;
+}
