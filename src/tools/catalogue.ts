@@ -39,6 +39,11 @@ export const DEFAULT_TOOL_SPECS: readonly ToolSpec[] = [
   },
   { name: "jira_get_project", operationId: "getProject" },
   {
+    name: "jira_search_projects",
+    operationId: "searchProjects",
+    hint: "Filter by `query` (text in the key or name); expand=['lead'] adds each project's lead.",
+  },
+  {
     name: "jira_get_issue_types",
     operationId: "getCreateIssueMetaIssueTypes",
     hint: "Issue type ids are specific to each project.",

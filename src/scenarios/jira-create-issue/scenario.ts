@@ -1,0 +1,201 @@
+/**
+ * jira-create-issue-v1: create an issue of a named type in the right project with a summary, a rich-text
+ * description, a priority and labels. Level 1 names the project by key and gives a one-paragraph
+ * description. Level 2 names the project by its name, gives two paragraphs, and an issue with the same
+ * summary already exists in another project (it must not be taken for the new one). Level 3 names the project
+ * by its lead ("the project Mei Tanaka leads": person → accountId → project); one task in three names a
+ * project that does not exist: it must be refused, and creating any issue is a collateral change. Issue
+ * type ids differ per project, so the type must be looked up in the project.
+ *
+ * Expectation: one issue created in the project with the type, summary, description (visible text),
+ * priority and labels (as a set); every other field holds the API's default. Reads of the project
+ * validate. Points 0.7 / 0.15 / 0.15 (refusals 0.85 / 0.15 / 0). Budget: the reference's calls + 3.
+ */
+import type { Expectation } from "../../reward/expectation.ts";
+import { DEFAULT_PRIORITY_ID, PRIORITIES } from "../../sandbox/jira/catalog.ts";
+import { insertIssue, projectIssueTypes } from "../../sandbox/jira/store.ts";
+import type { Random } from "../../sandbox/random.ts";
+import type { Site } from "../../sandbox/site.ts";
+import { call, defineScenario } from "../define-scenario.ts";
+import { newLabels } from "../jira-edit-fields/pools.ts";
+import { accountIdOf } from "../jira-lookups.ts";
+import { topLevelIssues, userName, variantFor } from "../jira-picks.ts";
+import { fill } from "../prompts.ts";
+import { absentProjects, ideas } from "./pools.ts";
+
+type ProjectRef = "key" | "name" | "lead";
+
+export interface CreateExpected {
+  refuse: boolean;
+  projectRef: ProjectRef;
+  /** Null for a refusal (the project named does not exist). */
+  projectId: string | null;
+  projectKey: string | null;
+  projectName: string;
+  leadName: string | null;
+  issueTypeName: string;
+  issueTypeId: string | null;
+  summary: string;
+  paragraphs: string[];
+  priorityName: string;
+  priorityId: string;
+  labels: string[];
+}
+
+const PROMPTS = [
+  'Create a {type} in {project} titled "{summary}" with priority {priority} and {labels}. Description: "{description}"',
+  'Please open a new {type} in {project}: summary "{summary}", priority {priority}, {labels}. Use this description: "{description}"',
+  'We need a {type} in {project} called "{summary}". Set priority {priority}, add {labels}, and describe it as: "{description}"',
+  'File a {priority}-priority {type} in {project} named "{summary}" with {labels}. Description: "{description}"',
+];
+
+export default defineScenario<CreateExpected>({
+  id: "jira-create-issue-v1",
+  description:
+    "Create a Jira issue of a named type in a project given by key, name or lead, with summary, rich-text description, priority and labels; refuse a project that does not exist.",
+  tools: [
+    "jira_search_projects",
+    "jira_get_project",
+    "jira_find_users",
+    "jira_get_issue_types",
+    "jira_create_issue",
+    "jira_get_issue",
+  ],
+  levels: [1, 2, 3],
+  generate({ site, random, level, split, index }) {
+    const refuse = level === 3 && variantFor(split, index, [false, false, true]);
+    const projectRef: ProjectRef = level === 1 ? "key" : level === 2 ? "name" : refuse ? "name" : "lead";
+    const projects = [...site.values("projects")];
+    const soleLeads = projects.filter(
+      (p) => projects.filter((o) => o.leadAccountId === p.leadAccountId).length === 1,
+    );
+    const project = random.pick(projectRef === "lead" && soleLeads.length > 0 ? soleLeads : projects);
+    const [summary, ...paragraphs] = random.pick(ideas(split));
+    const multi = level >= 2;
+    const type = random.pick(["Task", "Bug", "Story"]);
+    const priority = random.pick(PRIORITIES.filter((p) => p.id !== DEFAULT_PRIORITY_ID));
+    const labels = random.shuffle(newLabels(split)).slice(0, random.int(1, 2));
+    const leadName = userName(site, project.leadAccountId);
+    if (level === 2) addLookalike(site, random, project.id, summary!);
+    const projectName = refuse ? random.pick(absentProjects(split)) : project.name;
+    const where =
+      projectRef === "key"
+        ? `project ${project.key}`
+        : projectRef === "name"
+          ? `the ${projectName} project`
+          : `the project that ${leadName} leads`;
+    const description = multi ? paragraphs.join(" ") : paragraphs[0]!;
+    const prompt = fill(random.pick(PROMPTS), {
+      type: type.toLowerCase(),
+      project: where,
+      summary,
+      priority: priority.name,
+      labels: `${labels.length === 1 ? "the label" : "the labels"} ${labels.map((l) => `"${l}"`).join(" and ")}`,
+      description,
+    });
+    return {
+      prompt,
+      expected: {
+        refuse,
+        projectRef,
+        projectId: refuse ? null : project.id,
+        projectKey: refuse ? null : project.key,
+        projectName,
+        leadName: projectRef === "lead" ? leadName : null,
+        issueTypeName: type,
+        issueTypeId: refuse ? null : projectIssueTypes(site, project.id).find((t) => t.name === type)!.id,
+        summary,
+        paragraphs: multi ? [...paragraphs] : [paragraphs[0]!],
+        priorityName: priority.name,
+        priorityId: priority.id,
+        labels,
+      },
+    };
+  },
+  expect({ expected: e }): Expectation {
+    const lookups = e.projectRef === "lead" ? 2 : e.projectRef === "name" ? 1 : 0;
+    const budget = lookups + (e.refuse ? 0 : 3) + 3;
+    if (e.refuse)
+      return {
+        entities: [],
+        validate: [],
+        refuse: `There is no project named ${e.projectName}.`,
+        budget,
+        points: { fields: 0.85, validate: 0.15, verify: 0 },
+      };
+    return {
+      entities: [
+        {
+          kind: "create",
+          ref: "the new issue",
+          label: `a ${e.issueTypeName} "${e.summary}" in ${e.projectKey}`,
+          table: "issues",
+          fields: {
+            projectId: { equals: e.projectId },
+            issueTypeId: { equals: e.issueTypeId },
+            summary: { equals: e.summary },
+            description: { visibleText: e.paragraphs.join("\n\n") },
+            priorityId: { equals: e.priorityId },
+            labels: { set: e.labels },
+          },
+        },
+      ],
+      validate: [{ table: "projects", id: e.projectId! }],
+      budget,
+      points: { fields: 0.7, validate: 0.15, verify: 0.15 },
+    };
+  },
+  introduces: (e) => [e.summary, ...e.labels, ...(e.refuse ? [e.projectName] : [])],
+  *reference({ expected: e }) {
+    let key = e.projectKey;
+    if (e.projectRef === "lead") {
+      const accountId = yield* accountIdOf(e.leadName!);
+      const found = yield call("jira_search_projects", { expand: ["lead"] });
+      const values = (found.body as { values: { key: string; lead: { accountId: string } }[] }).values;
+      key = values.find((p) => p.lead.accountId === accountId)!.key;
+    } else if (e.projectRef === "name") {
+      const found = yield call("jira_search_projects", { query: e.projectName });
+      const values = (found.body as { values: { key: string; name: string }[] }).values;
+      key = values.find((p) => p.name === e.projectName)?.key ?? null;
+      if (key === null)
+        return `There is no project named ${e.projectName}, so I created nothing. Which project did you mean?`;
+    }
+    const types = yield call("jira_get_issue_types", { projectIdOrKey: key });
+    const typeId = (types.body as { issueTypes: { id: string; name: string }[] }).issueTypes.find(
+      (t) => t.name === e.issueTypeName,
+    )!.id;
+    const description = {
+      type: "doc",
+      version: 1,
+      content: e.paragraphs.map((text) => ({ type: "paragraph", content: [{ type: "text", text }] })),
+    };
+    const created = yield call("jira_create_issue", {
+      fields: {
+        project: { key },
+        issuetype: { id: typeId },
+        summary: e.summary,
+        description,
+        priority: { name: e.priorityName },
+        labels: e.labels,
+      },
+    });
+    const newKey = (created.body as { key: string }).key;
+    yield call("jira_get_issue", {
+      issueIdOrKey: newKey,
+      fields: ["summary", "issuetype", "priority", "labels"],
+    });
+    return `Created ${newKey}.`;
+  },
+});
+
+/** Level 2 distractor: an issue with the requested summary already exists in another project. */
+function addLookalike(site: Site, random: Random, projectId: string, summary: string): void {
+  const other = random.pick([...site.values("projects")].filter((p) => p.id !== projectId));
+  const {
+    id: _id,
+    key: _key,
+    projectId: _p,
+    ...fields
+  } = random.pick(topLevelIssues(site).filter((i) => i.projectId === other.id));
+  insertIssue(site, other, { ...fields, summary });
+}
