@@ -27,7 +27,7 @@ describe.each(cases)("%s", (_id, scenario, task) => {
     expect(score.explanation).toMatch(/^reward 1\.000/);
     expect(score.reward).toBe(1);
     expect(score.passed).toBe(true);
-    expect(episode.calls.length).toBeLessThanOrEqual(episode.spec.budget);
+    expect(episode.calls.length).toBeLessThanOrEqual(episode.expectation.budget);
   });
 
   it("noop scores at most 0.1 and fails the state check", () => {

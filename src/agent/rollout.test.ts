@@ -118,7 +118,7 @@ describe("runEpisode", () => {
   it("truncates when the call budget is spent, after recording the call past it", async () => {
     const read = callTurn(["jira_get_issue", { issueIdOrKey: "ENG-2" }]);
     const trace = await runEpisode(episode(), turnsPolicy([read]));
-    const budget = episode().spec.budget;
+    const budget = episode().expectation.budget;
     expect(trace.calls).toHaveLength(budget + 1);
     expect(trace.calls.at(-1)!.errorType).toBe("budget");
     expect(trace).toMatchObject({

@@ -72,6 +72,7 @@ export async function runEpisode(
     const toolCalls = turn.message.tool_calls ?? [];
     if (toolCalls.length === 0) {
       finalMessage = turn.message.content ?? "";
+      episode.finish(finalMessage);
       terminated = true;
       break;
     }
@@ -98,6 +99,7 @@ export async function runEpisode(
     turns,
     calls: [...episode.calls],
     finalMessage,
+    expectation: episode.expectation,
     terminated,
     truncated: truncation !== undefined,
     ...(truncation ? { truncation } : {}),

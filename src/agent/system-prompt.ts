@@ -10,7 +10,7 @@ export function systemPrompt(episode: Episode): string {
     "You act only through the tools you are given. Each tool calls the site's REST API and returns its JSON response, or the error the API answered with.",
     "Tool arguments follow the REST API's parameters and request bodies, nested exactly as each tool's schema describes.",
     "Carry out the user's request: look up what you need, then make the changes the request asks for, and nothing else.",
-    `You may make at most ${episode.spec.budget} tool calls in this conversation.`,
+    `You may make at most ${episode.expectation.budget} tool calls in this conversation.`,
     "When you have finished the request, or find it cannot be carried out, reply with a short summary and no tool call; that reply ends the conversation.",
   ].join("\n");
 }

@@ -3,6 +3,7 @@
  * plus what the provider reported), the Policy interface shared by model providers and scripted
  * policies, and the trace of one episode.
  */
+import type { Expectation } from "../reward/expectation.ts";
 import type { RewardMode, Score } from "../reward/score.ts";
 import type { Level, Split } from "../scenarios/define-scenario.ts";
 import type { Episode } from "../scenarios/episode.ts";
@@ -97,6 +98,8 @@ export interface EpisodeTrace {
   turns: TraceTurn[];
   calls: ToolCallResult[];
   finalMessage: string | null;
+  /** What the task asked for (the reward's Expectation), so reports can show it. */
+  expectation?: Expectation;
   /** The model answered without a tool call. */
   terminated: boolean;
   truncated: boolean;

@@ -16,8 +16,15 @@ import type { TableName } from "../sandbox/site.ts";
 export type ExpectedValue =
   /** Exactly this value; strings after whitespace normalisation; ids given as numbers or strings match. */
   | { equals: string | number | boolean | null }
+  /** Exactly one of these values (each as `equals`), for values with several canonical forms (a page's web URL). */
+  | { oneOf: (string | number)[] }
   /** Rich text whose visible text equals `text` (block structure may differ); `mentions`: the account ids it mentions, as a set. */
   | { visibleText: string; mentions?: string[] }
+  /**
+   * Rich text whose visible text contains each of these strings verbatim (case-sensitive, whitespace
+   * normalised): only for prompts that ask a body to "mention" values without giving its text.
+   */
+  | { includesText: string[] }
   /** Rich text holding exactly one table whose rows (visible text per cell; header row first when given) are these. */
   | { table: { header?: string[]; rows: string[][] } }
   /** An unordered collection of strings equal to exactly this set. */
@@ -31,7 +38,10 @@ interface EntityBase {
   table: TableName;
 }
 
-/** `count` records are created in `table` whose requested `fields` hold these values. */
+/**
+ * `count` records are created in `table` whose requested `fields` hold these values. Field keys are the
+ * record's field names, or dotted paths into a nested object (`object.url` of a remote link).
+ */
 export interface ExpectedCreate extends EntityBase {
   kind: "create";
   fields: Record<string, ExpectedValue>;

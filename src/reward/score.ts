@@ -1,45 +1,29 @@
 /**
- * score(): R = clamp(R1 + R2 − R3, 0, 1) from the trace and the task's expected values, the state
- * verdict from the site diff, and the reward for the chosen mode — every component with its points
- * and every violation named in words.
+ * score(): R = clamp(R1 + R2 − R3, 0, 1) and the state verdict, both derived from one Expectation.
+ * R1: each requested field earns its points when the end state holds it and a successful call of the
+ * agent set it, whatever operation, tool alias or API version did. R2: a read about a validate record
+ * before the first write, a read about a changed record after the last. R3: named violations.
  */
-import type { RecordChange } from "../sandbox/diff.ts";
-import { readPath } from "./matchers.ts";
-import {
-  type CallInput,
-  DEFAULT_PENALTIES,
-  type MutationSpec,
-  type Penalties,
-  type ReadSpec,
-  type RewardSpec,
-} from "./spec.ts";
-import { describeChange, verifyState } from "./state.ts";
+import { diff, type RecordChange } from "../sandbox/diff.ts";
+import type { Site } from "../sandbox/site.ts";
+import { callViolation, type RejectedCall } from "./call-errors.ts";
+import { type CallEffect, revertedMutations, setterOf, wastedWrites } from "./effects.ts";
+import type { Expectation } from "./expectation.ts";
+import { fieldPoints } from "./expectation-rules.ts";
+import { PENALTIES, type ViolationCode } from "./penalties.ts";
+import { identities, readIsAbout } from "./reads.ts";
+import { describeChange, judgeState } from "./verdict.ts";
+
+export type { ViolationCode } from "./penalties.ts";
 
 /** What the reward needs to know about one call on the trace. */
-export interface ScoredCall {
-  name: string;
-  operationId: string | null;
-  effect: "read" | "write" | null;
-  input: CallInput | null;
-  status: number | null;
-  ok: boolean;
-  errorType: string | null;
+export interface ScoredCall extends RejectedCall {
+  /** What a successful write changed on the site (its own diff); empty for reads and failures. */
+  changes?: readonly RecordChange[];
 }
 
 export type RewardMode = "paper" | "state" | "gated";
 export const REWARD_MODES: readonly RewardMode[] = ["paper", "state", "gated"];
-
-export type ViolationCode =
-  | "missing_mutation"
-  | "early_stop_after_read"
-  | "dropped_required_field"
-  | "invalid_payload"
-  | "duplicate_mutation"
-  | "hallucinated_tool"
-  | "disallowed_tool"
-  | "budget_exceeded"
-  | "collateral_change"
-  | "state_mismatch";
 
 export interface Component {
   group: "R1" | "R2";
@@ -68,83 +52,94 @@ export interface Score {
 }
 
 export interface ScoreInput {
-  spec: RewardSpec;
+  expectation: Expectation;
   calls: readonly ScoredCall[];
-  changes: readonly RecordChange[];
+  /** The task's site before the episode, and the episode's site now. */
+  initial: Site;
+  final: Site;
+  /** The reference solution's diff on the task's initial site: the API's defaults and alongside changes. */
+  reference: readonly RecordChange[];
+  /** The agent's final answer (null when it never gave one). */
+  finalMessage?: string | null;
   /** Every tool name of every known tool set: a call to one of them that was not offered is "disallowed". */
   knownTools: ReadonlySet<string>;
   mode?: RewardMode;
 }
 
-export function score({ spec, calls, changes, knownTools, mode = "paper" }: ScoreInput): Score {
-  const penalties: Penalties = { ...DEFAULT_PENALTIES, ...spec.penalties };
+export function score(input: ScoreInput): Score {
+  const { expectation: x, calls, initial, final, knownTools, mode = "paper" } = input;
+  const counted = calls.slice(0, x.budget);
+  const net = diff(initial, final);
+  const effects: CallEffect[] = counted.flatMap((c, index) =>
+    c.ok && c.effect === "write" ? [{ index, changes: c.changes ?? [] }] : [],
+  );
   const components: Component[] = [];
   const violations: Violation[] = [];
-  const counted = calls.slice(0, spec.budget);
-  const mutationIndexes: number[] = [];
+  const add = (code: ViolationCode, message: string) =>
+    violations.push({ code, message, penalty: PENALTIES[code] });
+  const verdict = judgeState(x, net, input.reference);
+  const answered = (input.finalMessage ?? "").trim() !== "";
 
-  for (const mutation of spec.mutations) {
-    const hits = successfulCalls(counted, mutation);
-    mutationIndexes.push(...hits.map(([i]) => i));
-    components.push(
-      ...argComponents(
-        mutation,
-        hits.map(([, c]) => c),
-      ),
-    );
-    const expected = mutation.count ?? 1;
-    if (hits.length === 0) violations.push(missingViolation(mutation, counted, penalties));
-    for (let extra = expected; extra < hits.length; extra++) {
-      violations.push({
-        code: "duplicate_mutation",
-        message: `${mutation.label}: ${hits.length} successful ${mutation.operationId} calls where ${expected} expected.`,
-        penalty: penalties.duplicateMutation,
+  if (x.refuse !== undefined) {
+    const unchanged = net.length === 0 && effects.length === 0;
+    components.push({
+      group: "R1",
+      label: "decline: nothing changed and a final answer",
+      points: unchanged && answered ? x.points.fields : 0,
+      max: x.points.fields,
+      detail: `${unchanged ? "the site is unchanged" : `${effects.length} successful writes`}; ${answered ? "answered" : "no final answer"} (the task cannot be done: ${x.refuse})`,
+    });
+    if (!answered) add("no_final_answer", "The task must be declined with a final answer; there was none.");
+  } else {
+    for (const f of verdict.fields) {
+      const max = fieldPoints(x, f.key);
+      const setter = f.recordId === null ? undefined : setterOf(effects, f.table, f.recordId, f.field);
+      const ok = f.ok && setter !== undefined;
+      components.push({
+        group: "R1",
+        label: `${f.entity.ref}: ${f.field}`,
+        points: ok ? max : 0,
+        max,
+        detail: `${f.detail}${ok ? `, set by call ${setter!.index + 1}` : f.ok ? ", but no call of the agent set it" : ""}`,
       });
+      if (f.recordId !== null && !f.ok) add("wrong_value", `${f.entity.label}: ${f.detail}.`);
+    }
+    for (const entity of verdict.missing) {
+      const writes = counted.filter((c) => c.effect === "write").length;
+      const onlyReads = counted.length > 0 && counted.every((c) => c.effect === "read" && c.ok);
+      add(
+        onlyReads ? "early_stop_after_read" : "missing_mutation",
+        `Not done: ${entity.label}; ${onlyReads ? "the agent stopped after reading" : writes > 0 ? `none of ${writes} write attempts did it` : "it was never attempted"}.`,
+      );
     }
   }
-  components.push(...structureComponents(spec, counted, mutationIndexes));
+  components.push(
+    ...r2(
+      input,
+      counted,
+      effects,
+      verdict.fields.flatMap((f) => (f.recordId ? [{ table: f.table, id: f.recordId }] : [])),
+    ),
+  );
 
   for (const call of counted) {
-    if (call.errorType === "unknown_tool") {
-      const code = knownTools.has(call.name) ? "disallowed_tool" : "hallucinated_tool";
-      const message =
-        code === "disallowed_tool"
-          ? `Called '${call.name}', a tool this task does not offer.`
-          : `Called '${call.name}', a tool that does not exist.`;
-      violations.push({
-        code,
-        message,
-        penalty: code === "disallowed_tool" ? penalties.disallowedTool : penalties.hallucinatedTool,
-      });
-    } else if (call.effect === "write" && call.status === 400) {
-      const dropped = droppedField(spec, call);
-      violations.push({
-        code: dropped ? "dropped_required_field" : "invalid_payload",
-        message: dropped
-          ? `${call.operationId} rejected (400): required argument ${dropped} missing.`
-          : `${call.operationId} rejected as an invalid payload (400).`,
-        penalty: penalties.invalidPayload,
-      });
-    }
+    const v = callViolation(call, knownTools);
+    if (v) violations.push(v);
   }
-  if (calls.length > spec.budget) {
-    violations.push({
-      code: "budget_exceeded",
-      message: `${calls.length} tool calls, over the budget of ${spec.budget}.`,
-      penalty: penalties.budgetExceeded,
-    });
-  }
-  const verdict = verifyState(spec.state, changes);
-  for (const change of verdict.collateral) {
-    violations.push({
-      code: "collateral_change",
-      message: `Change the task did not ask for: ${describeChange(change)}.`,
-      penalty: penalties.collateralChange,
-    });
-  }
-  for (const label of verdict.missing)
-    violations.push({ code: "state_mismatch", message: `End state: not satisfied: ${label}.`, penalty: 0 });
+  if (calls.length > x.budget)
+    add("budget_exceeded", `${calls.length} tool calls, over the budget of ${x.budget}.`);
+  for (const d of verdict.duplicates) add("duplicate_mutation", `Duplicate: ${d.message}.`);
+  for (const c of verdict.collateral)
+    add("collateral_change", `Change the task did not ask for: ${c.message}.`);
+  for (const w of wastedWrites(effects))
+    add("wasted_mutation", `Call ${w.index + 1} (${counted[w.index]!.name}) succeeded but changed nothing.`);
+  const reverts = revertedMutations(x, effects, net);
+  for (const r of reverts) add("reverted_mutation", `Made and reverted: ${r.message}.`);
 
+  const passed =
+    x.refuse !== undefined
+      ? net.length === 0 && effects.length === 0 && answered
+      : verdict.passed && reverts.length === 0;
   const gained = components.reduce((sum, c) => sum + c.points, 0);
   const lost = violations.reduce((sum, v) => sum + v.penalty, 0);
   const paperReward = round(Math.min(1, Math.max(0, gained - lost)));
@@ -152,129 +147,53 @@ export function score({ spec, calls, changes, knownTools, mode = "paper" }: Scor
     mode === "paper"
       ? paperReward
       : mode === "state"
-        ? verdict.passed
+        ? passed
           ? 1
           : 0
-        : verdict.passed
+        : passed
           ? paperReward
           : Math.min(paperReward, 0.5);
-  const result = { reward, mode, paperReward, passed: verdict.passed, components, violations };
+  const result = { reward, mode, paperReward, passed, components, violations };
   return { ...result, explanation: explain(result) };
 }
 
-function successfulCalls(calls: readonly ScoredCall[], mutation: MutationSpec): [number, ScoredCall][] {
-  return calls
-    .map((c, i) => [i, c] as [number, ScoredCall])
-    .filter(
-      ([, c]) =>
-        c.ok &&
-        c.operationId === mutation.operationId &&
-        c.input &&
-        (!mutation.target || mutation.target(c.input)),
-    );
-}
-
-/** R1 for one mutation: the best-matching successful call earns the points of each correct argument. */
-function argComponents(mutation: MutationSpec, hits: ScoredCall[]): Component[] {
-  const argValue = (call: ScoredCall, paths: string[]) => {
-    for (const path of paths) {
-      const value = readPath(call.input, path);
-      if (value !== undefined) return value;
-    }
-    return undefined;
-  };
-  const scoreOf = (call: ScoredCall) =>
-    mutation.args.reduce((s, a) => s + (a.expected.test(argValue(call, a.paths)) ? a.points : 0), 0);
-  const best = hits.reduce<ScoredCall | undefined>(
-    (b, c) => (b === undefined || scoreOf(c) > scoreOf(b) ? c : b),
-    undefined,
-  );
-  return mutation.args.map((a) => {
-    const value = best ? argValue(best, a.paths) : undefined;
-    const ok = best !== undefined && a.expected.test(value);
-    const detail =
-      best === undefined
-        ? `no successful ${mutation.operationId} call`
-        : `${a.paths[0]} = ${JSON.stringify(value) ?? "missing"} (${ok ? "ok" : "expected a value that"} ${a.expected.describe})`;
-    return {
-      group: "R1" as const,
-      label: `${mutation.label}: ${a.label}`,
-      points: ok ? a.points : 0,
-      max: a.points,
-      detail,
-    };
-  });
-}
-
-function structureComponents(
-  spec: RewardSpec,
+/** R2: validate before the first successful write, verify after the last (only when one happened; a refusal's reads validate). */
+function r2(
+  input: ScoreInput,
   calls: readonly ScoredCall[],
-  mutationIndexes: number[],
+  effects: readonly CallEffect[],
+  mutated: { table: Parameters<Site["get"]>[0]; id: string }[],
 ): Component[] {
-  const first = Math.min(...mutationIndexes);
-  const last = Math.max(...mutationIndexes);
-  const any = mutationIndexes.length > 0;
-  const readIn = (reads: ReadSpec[], from: number, to: number) =>
+  const x = input.expectation;
+  const refusal = x.refuse !== undefined;
+  const first = effects[0]?.index ?? (refusal ? calls.length : -1);
+  const last = effects.at(-1)?.index ?? calls.length;
+  const reads = (from: number, to: number, ids: string[]) =>
+    ids.length > 0 &&
     calls
-      .slice(from, to)
-      .some(
-        (c) =>
-          c.ok &&
-          c.effect === "read" &&
-          c.input &&
-          reads.some(
-            (r) => r.operationIds.includes(c.operationId ?? "") && (!r.target || r.target(c.input!)),
-          ),
-      );
-  const validated = any && readIn(spec.validate.reads, 0, first);
-  const verified = any && readIn(spec.verify.reads, last + 1, calls.length);
-  const names = (reads: ReadSpec[]) => reads.map((r) => r.label).join(" or ");
+      .slice(Math.max(0, from), Math.max(0, to))
+      .some((c) => c.ok && c.effect === "read" && readIsAbout(c, ids));
+  const validateIds = x.validate.flatMap((ref) => identities(input.initial, ref));
+  const mutatedIds = mutated.flatMap((ref) => identities(input.final, ref));
+  const validated = first >= 0 && reads(0, first, validateIds);
+  const verified = refusal ? validated : effects.length > 0 && reads(last + 1, calls.length, mutatedIds);
+  const names = x.validate.map((r) => `${r.table} ${r.id}`).join(" or ");
   return [
     {
       group: "R2",
       label: "validate before mutating",
-      points: validated ? spec.validate.points : 0,
-      max: spec.validate.points,
-      detail: `${validated ? "read" : "did not read"} ${names(spec.validate.reads)} before the first mutation`,
+      points: validated ? x.points.validate : 0,
+      max: x.points.validate,
+      detail: `${validated ? "read" : "did not read"} ${names || "a target record"} before the first write`,
     },
     {
       group: "R2",
       label: "verify after mutating",
-      points: verified ? spec.verify.points : 0,
-      max: spec.verify.points,
-      detail: `${verified ? "read" : "did not read"} ${names(spec.verify.reads)} after the last mutation`,
+      points: verified ? x.points.verify : 0,
+      max: x.points.verify,
+      detail: `${verified ? "read" : "did not read"} a changed record after the last write`,
     },
   ];
-}
-
-function missingViolation(
-  mutation: MutationSpec,
-  calls: readonly ScoredCall[],
-  penalties: Penalties,
-): Violation {
-  const attempted = calls.some((c) => c.operationId === mutation.operationId);
-  const onlyReads = calls.length > 0 && calls.every((c) => c.effect === "read" && c.ok);
-  const code = onlyReads ? "early_stop_after_read" : "missing_mutation";
-  const why = attempted
-    ? "every attempt was rejected"
-    : onlyReads
-      ? "the agent stopped after reading"
-      : "it was never attempted";
-  return {
-    code,
-    message: `Required mutation missing: ${mutation.label} (${mutation.operationId}); ${why}.`,
-    penalty: penalties.missingMutation,
-  };
-}
-
-/** The first R1 argument a rejected write left out, if the rejection is explained by a dropped field. */
-function droppedField(spec: RewardSpec, call: ScoredCall): string | null {
-  for (const mutation of spec.mutations) {
-    if (mutation.operationId !== call.operationId) continue;
-    for (const a of mutation.args)
-      if (a.paths.every((p) => readPath(call.input, p) === undefined)) return a.paths[0]!;
-  }
-  return null;
 }
 
 const round = (n: number) => Math.round(n * 1e6) / 1e6;
@@ -290,3 +209,5 @@ function explain(s: Omit<Score, "explanation">): string {
   for (const v of s.violations) lines.push(`  R3 -${v.penalty.toFixed(3)} [${v.code}] ${v.message}`);
   return lines.join("\n");
 }
+
+export { describeChange };

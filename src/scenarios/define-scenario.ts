@@ -1,11 +1,12 @@
 /**
  * defineScenario: one task family, declared in one file. A scenario generates tasks from a seed (prompt
- * paraphrases, entities drawn from the site, distractors), declares the reward spec and end state for
- * each task, and carries a reference solution that must score exactly 1.0.
+ * paraphrases, entities drawn from the site, distractors), declares each task's Expectation (the end
+ * state it asks for; the reward engine derives every check from it), and carries a reference solution
+ * that must score exactly 1.0.
  */
 
 import type { Expectation } from "../reward/expectation.ts";
-import type { RewardSpec } from "../reward/spec.ts";
+import { checkExpectation } from "../reward/expectation-rules.ts";
 import type { Random } from "../sandbox/random.ts";
 import type { Site } from "../sandbox/site.ts";
 import type { ToolCallRequest, ToolCallResult } from "../tools/execute-tool.ts";
@@ -56,12 +57,16 @@ export interface ScenarioSpec<E> {
   levels?: readonly Level[];
   /** Task-introduced names (titles, summaries, labels) differ between splits: these pools are disjoint. */
   generate(ctx: GenerateContext): GeneratedTask<E>;
-  /** The reward spec of a task, given its initial site and where the episode's site is served (absent when `expect` declares it). */
-  reward?(task: Task<E>, site: Site, ctx: RewardContext): RewardSpec;
-  /** The task's declarative expectation (replacing `reward`, see src/reward/expectation.ts). */
-  expect?(task: Task<E>, site: Site, ctx: RewardContext): Expectation;
-  /** Names the task introduces (new titles, summaries, labels); eval and train must never share one. */
-  introduces?(expected: E): string[];
+  /**
+   * The task's Expectation (src/reward/expectation.ts), given its initial site and where the episode's
+   * site is served. Checked on every call (points sum to 1, plain JSON data...).
+   */
+  expect(task: Task<E>, site: Site, ctx: RewardContext): Expectation;
+  /**
+   * Names the task introduces (new titles, summaries, labels); eval and train must never share one.
+   * Return [] only when the task makes no names up (say why in the scenario's top comment).
+   */
+  introduces(expected: E): string[];
   reference(task: Task<E>): ReferenceSolution;
 }
 
@@ -84,7 +89,11 @@ export function defineScenario<E>(spec: ScenarioSpec<E>): Scenario<E> {
   if (!/^[a-z0-9]+(-[a-z0-9]+)*-v\d+$/.test(spec.id))
     throw new Error(`Scenario id '${spec.id}' must look like '<system>-<intent>-v1'`);
   if (spec.tools.length === 0) throw new Error(`Scenario ${spec.id} offers no tools`);
-  return spec;
+  if (typeof spec.introduces !== "function") throw new Error(`Scenario ${spec.id} must declare introduces()`);
+  return {
+    ...spec,
+    expect: (task, site, ctx) => checkExpectation(spec.expect(task, site, ctx), `${spec.id} task ${task.id}`),
+  };
 }
 
 /** A call in a reference solution. */

@@ -1,14 +1,14 @@
 /**
  * Episode: one task being attempted. It holds the task's site, offers the scenario's tools, executes
- * tool calls on the site (recording each on the trace), enforces the call budget, and scores the trace
- * with the scenario's reward spec and the site diff. The env server, the MCP server, the rollout loop
+ * tool calls on the site (recording each on the trace and what each write changed), enforces the call
+ * budget, and scores the trace against the task's Expectation and the site diff. The env server, the MCP server, the rollout loop
  * and the scripted policies all drive episodes through this one object.
  */
 
-import { type RewardMode, type Score, score } from "../reward/score.ts";
-import type { RewardSpec } from "../reward/spec.ts";
+import type { Expectation } from "../reward/expectation.ts";
+import { type RewardMode, type Score, type ScoredCall, score } from "../reward/score.ts";
 import type { Operation, OperationContext } from "../sandbox/define-operation.ts";
-import { diff } from "../sandbox/diff.ts";
+import { diff, type RecordChange } from "../sandbox/diff.ts";
 import type { OperationInput, OperationResult } from "../sandbox/execute.ts";
 import { AGENT_ACCOUNT_ID } from "../sandbox/fixtures/default-site.ts";
 import type { Site } from "../sandbox/site.ts";
@@ -17,6 +17,7 @@ import { defaultTools } from "../tools/catalogue.ts";
 import { type FunctionTool, type Tool, toFunctionTool } from "../tools/define-tool.ts";
 import { executeToolCall, type ToolCallRequest, type ToolCallResult } from "../tools/execute-tool.ts";
 import type { Scenario, Task } from "./define-scenario.ts";
+import { referenceChanges } from "./reference-outcome.ts";
 import { siteForTask } from "./tasks.ts";
 
 export const DEFAULT_BASE_URL = "https://atlas-gym.atlassian.net";
@@ -26,8 +27,11 @@ export interface Episode {
   readonly scenario: Scenario;
   /** The live site the agent changes. */
   readonly site: Site;
-  readonly spec: RewardSpec;
+  /** What the task asks for (plain data; logged with the episode). */
+  readonly expectation: Expectation;
   readonly calls: readonly ToolCallResult[];
+  /** The agent's final answer, once given (see finish). */
+  readonly finalMessage: string | null;
   /** Tools offered, in OpenAI function form. */
   functionTools(): FunctionTool[];
   /** Whether another call is within the budget. */
@@ -44,6 +48,8 @@ export interface Episode {
    * trace is `${method} ${path}`; `input` is null when the request failed before the operation ran.
    */
   recordOperation(op: Operation, input: OperationInput | null, result: OperationResult): ToolCallResult;
+  /** Records the agent's final answer (a refusal task pays only with one). */
+  finish(message: string | null): void;
   score(mode?: RewardMode): Score;
 }
 
@@ -72,31 +78,44 @@ export function createEpisode<E>(
   const initial = options.initialSite ?? siteForTask(scenario, task);
   const site = initial.fork();
   const baseUrl = options.baseUrl ?? DEFAULT_BASE_URL;
-  if (!scenario.reward)
-    throw new Error(`Scenario ${scenario.id} declares only expect(); it needs the expectation engine`);
-  const spec = scenario.reward(task, initial, { baseUrl });
+  const expectation = scenario.expect(task, initial, { baseUrl });
   const catalogue = options.tools ?? defaultTools();
   const offered =
     options.toolSet && options.toolSet !== "default"
-      ? offeredTools(options.toolSet, scenario, spec)
+      ? offeredTools(options.toolSet, scenario, operationNeeds(scenario))
       : new Map(scenario.tools.map((name) => [name, catalogue.get(name)!]));
   for (const [name, tool] of offered)
     if (!tool) throw new Error(`Scenario ${scenario.id} names unknown tool ${name}`);
   const ctx: OperationContext = { baseUrl, accountId: AGENT_ACCOUNT_ID };
   const calls: ToolCallResult[] = [];
-  return {
+  /** What each call changed on the site: the diff from the state after the previous call. */
+  const changes: (readonly RecordChange[])[] = [];
+  let last = site.fork();
+  const push = (result: ToolCallResult) => {
+    calls.push(result);
+    const effect = result.ok && result.effect === "write" ? diff(last, site) : [];
+    changes.push(effect);
+    last = site.fork();
+    return result;
+  };
+  let finalMessage: string | null = null;
+  const episode: Episode = {
     task: task as Task,
     scenario: scenario as Scenario,
     site,
-    spec,
+    expectation,
     calls,
+    get finalMessage() {
+      return finalMessage;
+    },
     functionTools: () => [...offered.values()].map(toFunctionTool),
-    canCall: () => calls.length < spec.budget,
+    canCall: () => calls.length < expectation.budget,
     step(call, tools = offered) {
-      const result =
-        calls.length < spec.budget ? executeToolCall(site, tools, call, ctx) : overBudget(call, spec.budget);
-      calls.push(result);
-      return result;
+      return push(
+        calls.length < expectation.budget
+          ? executeToolCall(site, tools, call, ctx)
+          : overBudget(call, expectation.budget),
+      );
     },
     recordOperation(op, input, result) {
       const text = result.body === undefined ? "" : JSON.stringify(result.body);
@@ -114,11 +133,37 @@ export function createEpisode<E>(
           ? text || `Done (HTTP ${result.status}, no content).`
           : `Error ${result.status}: ${text}`,
       };
-      calls.push(recorded);
-      return recorded;
+      return push(recorded);
+    },
+    finish(message) {
+      finalMessage = message;
     },
     score: (mode = "paper") =>
-      score({ spec, calls, changes: diff(initial, site), knownTools: allToolNames(), mode }),
+      score({
+        expectation,
+        calls: calls.map((c, i): ScoredCall => ({ ...c, changes: changes[i] ?? [] })),
+        initial,
+        final: site,
+        reference: referenceChanges(scenario, task, initial, baseUrl),
+        finalMessage,
+        knownTools: allToolNames(),
+        mode,
+      }),
+  };
+  return episode;
+}
+
+/**
+ * The operations a tool set must be able to run for a scenario: every write of its default tools, and
+ * at least one of its reads (for R2).
+ */
+export function operationNeeds(scenario: Scenario<unknown>) {
+  const ops = scenario.tools.map((name) => defaultTools().get(name)!.operation);
+  const reads = ops.filter((o) => o.effect === "read").map((o) => o.operationId);
+  return {
+    mutations: ops.filter((o) => o.effect === "write").map((o) => ({ operationId: o.operationId })),
+    validate: { reads: [{ operationIds: reads }] },
+    verify: { reads: [{ operationIds: reads }] },
   };
 }
 

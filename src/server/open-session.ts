@@ -53,7 +53,7 @@ export function openSession(
         { role: "user", content: episode.task.prompt },
       ],
       tools: episode.functionTools(),
-      limits: { max_tool_calls: episode.spec.budget },
+      limits: { max_tool_calls: episode.expectation.budget },
       rest_base_url: `${origin}/s/${session.id}`,
     },
   };

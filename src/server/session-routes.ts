@@ -103,7 +103,7 @@ function traceOf(session: Session) {
     session_id: session.id,
     task_id: episode.task.id,
     scenario: episode.scenario.id,
-    budget: episode.spec.budget,
+    budget: episode.expectation.budget,
     final_message: session.finalMessage,
     calls: episode.calls.map((call, i) => traceCall(call, i)),
   };

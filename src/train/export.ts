@@ -74,7 +74,7 @@ function rowFor(scenario: Scenario, task: Task, site?: Site): ExportRow {
     task_id: task.id,
     seed: task.seed,
     level: task.level,
-    max_tool_calls: episode.spec.budget,
+    max_tool_calls: episode.expectation.budget,
     expected: JSON.stringify(task.expected),
   };
 }

@@ -4,11 +4,14 @@
  * derived from the reference's recorded calls.
  */
 
+import { callViolation } from "../../reward/call-errors.ts";
 import type { ViolationCode } from "../../reward/score.ts";
+import { AGENT_ACCOUNT_ID } from "../../sandbox/fixtures/default-site.ts";
 import type { Random } from "../../sandbox/random.ts";
-import type { Episode } from "../../scenarios/episode.ts";
+import { DEFAULT_BASE_URL, type Episode } from "../../scenarios/episode.ts";
+import { allToolNames } from "../../tools/aliases/tool-sets.ts";
 import { defaultTools } from "../../tools/catalogue.ts";
-import type { ToolCallRequest } from "../../tools/execute-tool.ts";
+import { executeToolCall, type ToolCallRequest } from "../../tools/execute-tool.ts";
 import { recordReference, replay, runReference, type Script } from "./replay.ts";
 
 export interface ScriptedPolicy {
@@ -88,7 +91,7 @@ export const SCRIPTED_POLICIES: readonly ScriptedPolicy[] = [
   derived(
     "duplicate",
     "performs every mutation twice",
-    ["duplicate_mutation", "invalid_payload", "collateral_change"],
+    ["duplicate_mutation", "invalid_payload", "collateral_change", "wasted_mutation"],
     (s) => ({
       ...s,
       calls: s.calls.flatMap((c) => (isWrite(c) ? [c, c] : [c])),
@@ -105,7 +108,7 @@ export const SCRIPTED_POLICIES: readonly ScriptedPolicy[] = [
     (s, episode) => {
       const read = s.calls.find((c) => !isWrite(c)) ?? s.calls[0]!;
       const padding = Array.from(
-        { length: Math.max(1, episode.spec.budget + 1 - s.calls.length) },
+        { length: Math.max(1, episode.expectation.budget + 1 - s.calls.length) },
         () => read,
       );
       return { ...s, calls: [...padding, ...s.calls] };
@@ -117,7 +120,7 @@ export const SCRIPTED_POLICIES: readonly ScriptedPolicy[] = [
     [],
     (s, episode, random) => {
       const tools = episode.functionTools().map((t) => t.function.name);
-      const calls = Array.from({ length: random.int(1, episode.spec.budget) }, () => {
+      const calls = Array.from({ length: random.int(1, episode.expectation.budget) }, () => {
         const name = random.pick(tools);
         const borrowed = s.calls.filter((c) => c.name === name);
         return { name, arguments: borrowed.length > 0 ? random.pick(borrowed).arguments : {} };
@@ -136,24 +139,40 @@ export function findPolicy(name: string): ScriptedPolicy {
   return policy;
 }
 
-/** Removes the first R1-checked argument of the first mutation from a call's arguments. */
+/**
+ * Removes one required nested field of a call's arguments: the first leaf (nested ones first) whose
+ * removal makes the API reject the call, on a scratch copy of the episode's site, with a 400 that names
+ * the missing field (else the first whose removal gives any 400).
+ */
 function dropField(call: ToolCallRequest, episode: Episode): ToolCallRequest {
-  const tool = defaultTools().get(call.name)!;
-  const mutation = episode.spec.mutations.find((m) => m.operationId === tool.operation.operationId);
-  const args = structuredClone(call.arguments) as Record<string, unknown>;
-  for (const check of mutation?.args ?? []) {
-    for (const path of check.paths) {
-      const argPath = path.replace(/^(params|body)\./, "").split(".");
-      if (deletePath(args, argPath)) return { ...call, arguments: args };
-    }
+  const leaves = leafPaths(call.arguments, []).sort((a, b) => Number(b.length > 1) - Number(a.length > 1));
+  const ctx = { baseUrl: DEFAULT_BASE_URL, accountId: AGENT_ACCOUNT_ID };
+  let fallback: ToolCallRequest | undefined;
+  for (const path of leaves) {
+    const args = structuredClone(call.arguments) as Record<string, unknown>;
+    if (!deletePath(args, path)) continue;
+    const dropped = { ...call, arguments: args };
+    const result = executeToolCall(episode.site.fork(), defaultTools(), dropped, ctx);
+    if (result.status !== 400) continue;
+    if (callViolation(result, allToolNames())?.code === "dropped_required_field") return dropped;
+    fallback ??= dropped;
   }
-  return { ...call, arguments: args };
+  return fallback ?? call;
+}
+
+function leafPaths(value: unknown, path: string[]): string[][] {
+  if (value === null || typeof value !== "object") return path.length > 0 ? [path] : [];
+  return Object.entries(value as Record<string, unknown>).flatMap(([k, v]) => leafPaths(v, [...path, k]));
 }
 
 function deletePath(target: Record<string, unknown>, path: string[]): boolean {
   const [head, ...rest] = path;
   if (head === undefined || !(head in target)) return false;
-  if (rest.length === 0) return delete target[head];
+  if (rest.length === 0) {
+    if (Array.isArray(target)) target.splice(Number(head), 1);
+    else delete target[head];
+    return true;
+  }
   const child = target[head];
   return typeof child === "object" && child !== null && deletePath(child as Record<string, unknown>, rest);
 }

@@ -22,6 +22,7 @@ export function runReference(episode: Episode): string {
     if (result.errorType === "budget") return "";
     next = solution.next(result);
   }
+  episode.finish(next.value);
   return next.value;
 }
 
@@ -37,5 +38,6 @@ export function replay(episode: Episode, script: Script): string {
   for (const call of script.calls) {
     if (episode.step(structuredClone(call)).errorType === "budget") return "";
   }
+  episode.finish(script.final);
   return script.final;
 }

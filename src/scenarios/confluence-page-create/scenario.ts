@@ -7,20 +7,16 @@
  * space has more pages than one page of results (25), and puts a page with the new title in another
  * space (titles are unique per space only, so the new title is still free where it is asked for).
  *
- * Reward constants (both levels): R1 0.7 on the createPage call — spaceId 0.1, parentId 0.15, status
- * current 0.05 (omitted counts: it is the API default), title exact 0.15, storage representation 0.1,
- * body value containing the first sentence of the requested text 0.15; R2 validate 0.15 (before
- * creating, read the space with getSpaces, or the parent / the space's pages / the new title with
- * getPages, getPagesInSpace, getPageById or getChildPages), verify 0.15 (getPageById on the new page
- * after creating). Budget: the reference's 5 calls + 3 = 8. Default penalties. State: exactly one page
- * created, current, in the space, under the parent, with the exact title and a storage body containing
- * the phrase; nothing else changes.
+ * Expectation (both levels): one page created in the space, under the parent, with the exact title
+ * and a body whose visible text is exactly the requested text, in storage or atlas_doc_format (fields
+ * 0.7: spaceId 0.1, parentId 0.15, title 0.15, body 0.3); every other field as the API sets it
+ * (current, authored and owned by the agent). Validate 0.15: a read of the space or the parent before
+ * creating (a listing or search counts when its result holds one); verify 0.15. Budget: the
+ * reference's 5 calls + 3 = 8. Nothing else changes.
  */
 
-import { contains, equals, type Matcher } from "../../reward/matchers.ts";
-import { arg, type CallInput } from "../../reward/spec.ts";
-import { expectCreated } from "../../reward/state.ts";
-import type { Page, PageBody, Space } from "../../sandbox/confluence/model.ts";
+import type { Expectation } from "../../reward/expectation.ts";
+import type { Page, Space } from "../../sandbox/confluence/model.ts";
 import { insertPage } from "../../sandbox/confluence/store.ts";
 import { escapeXml, storageParagraphs } from "../../sandbox/fixtures/text.ts";
 import type { Random } from "../../sandbox/random.ts";
@@ -93,77 +89,29 @@ export default defineScenario<PageCreateExpected>({
       },
     };
   },
-  reward({ expected: e }, site) {
-    const inSpace = (i: CallInput) => ids(i.params["space-id"]).includes(e.spaceId);
-    const ancestors = ancestorIds(site, e.parentId);
-    const b = "body.body";
+  expect({ expected: e }): Expectation {
     return {
-      mutations: [
+      entities: [
         {
-          label: `create "${e.title}" under "${e.parentTitle}" in ${e.spaceKey}`,
-          operationId: "createPage",
-          args: [
-            arg("spaceId", "body.spaceId", equals(e.spaceId), 0.1),
-            arg("parentId", "body.parentId", equals(e.parentId), 0.15),
-            arg("status", "body.status", currentOrDefault, 0.05),
-            arg("title", "body.title", exactly(e.title), 0.15),
-            arg("body representation", b, storageBody, 0.1),
-            arg("body content", [`${b}.value`, `${b}.storage.value`], contains(e.phrase), 0.15),
-          ],
+          kind: "create",
+          ref: "page",
+          label: `a page "${e.title}" under "${e.parentTitle}" in ${e.spaceKey}`,
+          table: "pages",
+          fields: {
+            spaceId: { equals: e.spaceId },
+            parentId: { equals: e.parentId },
+            title: { equals: e.title },
+            body: { visibleText: e.body },
+          },
         },
       ],
-      validate: {
-        points: 0.15,
-        reads: [
-          { label: "a CQL search for the space or the parent", operationIds: ["searchByCQL"] },
-          {
-            label: `the ${e.spaceKey} space`,
-            operationIds: ["getSpaces"],
-            target: (i) =>
-              ids(i.params.keys).includes(e.spaceKey) ||
-              ids(i.params.ids).includes(e.spaceId) ||
-              (i.params.keys === undefined && i.params.ids === undefined),
-          },
-          {
-            label: "the parent page or the new title in the space",
-            operationIds: ["getPages"],
-            target: (i) =>
-              inSpace(i) ||
-              [e.parentTitle, e.title].includes(String(i.params.title)) ||
-              ids(i.params.id).includes(e.parentId),
-          },
-          {
-            label: "the space's page list",
-            operationIds: ["getPagesInSpace"],
-            target: (i) => String(i.params.id) === e.spaceId,
-          },
-          {
-            label: "the parent or its ancestors (page or children)",
-            operationIds: ["getPageById", "getChildPages"],
-            target: (i) => ancestors.includes(String(i.params.id)),
-          },
-        ],
-      },
-      verify: {
-        points: 0.15,
-        reads: [
-          {
-            label: "the new page",
-            operationIds: ["getPageById"],
-            target: (i) => /^\d+$/.test(String(i.params.id)) && !site.get("pages", String(i.params.id)),
-          },
-        ],
-      },
-      budget: 8,
-      state: [
-        expectCreated(`a page "${e.title}" under "${e.parentTitle}" in ${e.spaceKey}`, "pages", {
-          spaceId: equals(e.spaceId),
-          parentId: equals(e.parentId),
-          title: exactly(e.title),
-          status: equals("current"),
-          body: storedBodyContaining(e.phrase),
-        }),
+      validate: [
+        { table: "spaces", id: e.spaceId },
+        { table: "pages", id: e.parentId },
       ],
+      budget: 8,
+      points: { fields: 0.7, validate: 0.15, verify: 0.15 },
+      weights: { "page.spaceId": 0.1, "page.parentId": 0.15, "page.title": 0.15, "page.body": 0.3 },
     };
   },
   introduces: (e) => [e.title],
@@ -188,54 +136,6 @@ export default defineScenario<PageCreateExpected>({
     return `Created "${e.title}" (page ${id}) under "${e.parentTitle}" in ${space.key}.`;
   },
 });
-
-/** Ids from a query value: an array, a comma-separated string or a single number. */
-function ids(value: unknown): string[] {
-  if (Array.isArray(value)) return value.map((v) => String(v).trim());
-  if (typeof value === "string") return value.split(",").map((v) => v.trim());
-  if (typeof value === "number") return [String(value)];
-  return [];
-}
-
-/** The title exactly as asked (surrounding whitespace is trimmed by Confluence). */
-const exactly = (title: string): Matcher => ({
-  describe: `is exactly ${JSON.stringify(title)}`,
-  test: (v) => typeof v === "string" && v.trim() === title,
-});
-
-const currentOrDefault: Matcher = {
-  describe: 'is "current" (or omitted, the default)',
-  test: (v) => v === undefined || v === "current",
-};
-
-/** A createPage body in storage representation, flat `{representation, value}` or nested `{storage: {...}}`. */
-const storageBody: Matcher = {
-  describe: "is a storage-format body",
-  test: (v) => {
-    if (typeof v !== "object" || v === null) return false;
-    const body = v as { representation?: unknown; storage?: { representation?: unknown } };
-    if (body.representation !== undefined) return body.representation === "storage";
-    return typeof body.storage === "object" && (body.storage.representation ?? "storage") === "storage";
-  },
-};
-
-/** A stored page body ({representation, value}) in storage format whose value contains the phrase. */
-function storedBodyContaining(phrase: string): Matcher {
-  const inner = contains(phrase);
-  return {
-    describe: `is a storage body that ${inner.describe}`,
-    test: (v) =>
-      (v as PageBody | undefined)?.representation === "storage" && inner.test((v as PageBody).value),
-  };
-}
-
-/** The page and its ancestors: reading any of them (or their children) is part of finding the parent. */
-function ancestorIds(site: Site, pageId: string): string[] {
-  const chain: string[] = [];
-  for (let p = site.get("pages", pageId); p; p = p.parentId ? site.get("pages", p.parentId) : undefined)
-    chain.push(p.id);
-  return chain;
-}
 
 const firstWord = (title: string) => title.split(" ")[0]!.toLowerCase();
 

@@ -50,7 +50,7 @@ describe("confluence-page-label-v1", () => {
     }
   });
 
-  it("penalises re-adding a label the page already has, in the same call or another", () => {
+  it("judges re-adding a label the page already has by its effect: a write that changes nothing is wasted", () => {
     const index = repeating();
     const { expected } = generateTask(scenario, "eval", index).task;
     const again = expected.requested.find((l) => !expected.missing.includes(l))!;
@@ -58,10 +58,13 @@ describe("confluence-page-label-v1", () => {
       a.labels = global(...expected.requested);
     });
     const apart = scoreWithAdds(index, (a) => [a, { id: a.id, labels: global(again) }]);
-    for (const result of [together, apart]) {
-      expect(result.passed).toBe(true);
-      expect(result.reward, result.explanation).toBeLessThan(1);
-    }
+    // Inside a call that adds a missing label it changes nothing anyone can see.
+    expect(together.passed).toBe(true);
+    expect(together.reward, together.explanation).toBe(1);
+    // On its own, the call changes nothing: a wasted mutation.
+    expect(apart.passed).toBe(true);
+    expect(apart.violations.map((v) => v.code)).toEqual(["wasted_mutation"]);
+    expect(apart.reward).toBeLessThan(1);
   });
 
   it("scores one call per missing label like one call with all of them", () => {

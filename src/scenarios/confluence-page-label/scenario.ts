@@ -6,23 +6,16 @@
  * a page with the same title in another space that already carries one of the requested new labels (an
  * agent that reads the wrong page skips it), and a "Copy of <title>" page in the same space.
  *
- * Reward constants (both levels): one addLabelsToContent mutation spec per missing label L (n of them),
- * so that adding all labels in one call and adding them one call each (as single-label alias tools do)
- * score the same. Each spec takes the successful calls on the page whose body includes L (the first
- * spec also takes calls on the page that add none of the missing labels, e.g. only an existing one, so
- * such a call counts as a duplicate) and checks, with points divided by n: page id 0.15, label L 0.3,
- * L's prefix "global" 0.1, and 0.15 for adding none of the labels the page already has (re-adding one
- * is a no-op on the site, so the state check cannot see it; this check can). R1 totals 0.7. R2 validate
- * 0.15 (the page's labels read before the first add: getPageLabels / getLabelsForContent, or
- * getPageById with include-labels), verify 0.15 (the same read after the last add). Budget 8 (the
- * reference's 5 calls + 3). Default penalties. State: exactly one pageLabels row created per missing
- * label (that page, that name, prefix global); the label-id index table is not part of the diff.
+ * Expectation (both levels): one pageLabels row created per missing label (that page, that name; its
+ * prefix as the API sets it, global), judged by outcome: one call for all labels, one call per label
+ * (single-label alias tools) or the v1 and v2 label endpoints earn the same; fields 0.7 split equally.
+ * Re-adding a label the page already has changes nothing on the site: a write that changes nothing costs
+ * `wasted_mutation`; adding it inside a call that also adds a missing one is invisible and costs nothing.
+ * Validate 0.15: a read of the page (its labels, or a listing that holds it) before the first add;
+ * verify 0.15. Budget 8 (the reference's 5 calls + 3). Introduces the missing labels.
  */
 
-import type { Matcher } from "../../reward/matchers.ts";
-import { equals, oneOf } from "../../reward/matchers.ts";
-import { arg, type CallInput, type ReadSpec } from "../../reward/spec.ts";
-import { expectCreated } from "../../reward/state.ts";
+import type { Expectation } from "../../reward/expectation.ts";
 import type { Page } from "../../sandbox/confluence/model.ts";
 import { attachLabel, insertPage, labelsOf } from "../../sandbox/confluence/store.ts";
 import { PAGE_LABELS } from "../../sandbox/fixtures/pools.ts";
@@ -100,41 +93,18 @@ export default defineScenario<LabelExpected>({
     };
   },
   introduces: (expected) => expected.missing,
-  reward({ expected: e }) {
-    const isPage = (i: CallInput) => oneOf([e.pageId]).test(i.params.id);
-    const withLabels = (i: CallInput) => String(i.params["include-labels"]) === "true";
-    const labelReads: ReadSpec[] = [
-      { label: "the page's labels", operationIds: ["getPageLabels", "getLabelsForContent"], target: isPage },
-      {
-        label: "the page with include-labels",
-        operationIds: ["getPageById"],
-        target: (i) => isPage(i) && withLabels(i),
-      },
-    ];
-    const n = e.missing.length;
-    const noMissing = (i: CallInput) => !e.missing.some((name) => addsLabel(name).test(i.body));
+  expect({ expected: e }): Expectation {
     return {
-      mutations: e.missing.map((name, k) => ({
-        label: `add the label "${name}" to "${e.title}"`,
-        operationId: "addLabelsToContent",
-        target: (i: CallInput) => isPage(i) && (addsLabel(name).test(i.body) || (k === 0 && noMissing(i))),
-        args: [
-          arg("page id", "params.id", oneOf([e.pageId], `is ${e.pageId}`), 0.15 / n),
-          arg(`label ${name}`, "body", addsLabel(name), 0.3 / n),
-          arg(`prefix of ${name}`, "body", isGlobal(name), 0.1 / n),
-          arg("no label the page already has", "body", addsNoExisting(e.existing), 0.15 / n),
-        ],
+      entities: e.missing.map((name) => ({
+        kind: "create" as const,
+        ref: `label ${name}`,
+        label: `label "${name}" on "${e.title}"`,
+        table: "pageLabels" as const,
+        fields: { pageId: { equals: e.pageId }, name: { equals: name } },
       })),
-      validate: { points: 0.15, reads: labelReads },
-      verify: { points: 0.15, reads: labelReads },
+      validate: [{ table: "pages", id: e.pageId }],
       budget: 8,
-      state: e.missing.map((name) =>
-        expectCreated(`label "${name}" on "${e.title}"`, "pageLabels", {
-          pageId: equals(e.pageId),
-          name: equals(name),
-          prefix: equals("global"),
-        }),
-      ),
+      points: { fields: 0.7, validate: 0.15, verify: 0.15 },
     };
   },
   *reference({ expected: e }) {
@@ -164,49 +134,6 @@ export default defineScenario<LabelExpected>({
 function listOf(names: string[]): string {
   const quoted = names.map((n) => `"${n}"`);
   return quoted.length === 1 ? quoted[0]! : `${quoted.slice(0, -1).join(", ")} and ${quoted.at(-1)}`;
-}
-
-type LabelEntry = { prefix?: unknown; name?: unknown };
-const isObject = (v: unknown): v is LabelEntry => typeof v === "object" && v !== null && !Array.isArray(v);
-
-/** The labels of an addLabelsToContent body: an array of {prefix, name} or a single one. */
-function entriesOf(body: unknown): LabelEntry[] {
-  if (Array.isArray(body)) return body.filter(isObject);
-  return isObject(body) ? [body] : [];
-}
-
-/** A label name as Confluence stores it (trimmed, lower-cased). */
-const nameOf = (e: LabelEntry) => (typeof e.name === "string" ? e.name.trim().toLowerCase() : undefined);
-
-function addsLabel(name: string): Matcher {
-  return {
-    describe: `includes the label ${JSON.stringify(name)}`,
-    test: (body) => entriesOf(body).some((e) => nameOf(e) === name),
-  };
-}
-
-/** Every entry for the label (at least one) has the prefix global. */
-function isGlobal(name: string): Matcher {
-  const global = (e: LabelEntry) =>
-    typeof e.prefix === "string" && e.prefix.trim().toLowerCase() === "global";
-  return {
-    describe: `gives ${JSON.stringify(name)} the prefix "global"`,
-    test: (body) => {
-      const entries = entriesOf(body).filter((e) => nameOf(e) === name);
-      return entries.length > 0 && entries.every(global);
-    },
-  };
-}
-
-/** Adds something, and none of the labels the page already has (re-adding one is a silent no-op). */
-function addsNoExisting(existing: string[]): Matcher {
-  return {
-    describe: `adds none of the page's existing labels (${existing.join(", ")})`,
-    test: (body) => {
-      const names = entriesOf(body).map(nameOf);
-      return names.length > 0 && !names.some((n) => n !== undefined && existing.includes(n));
-    },
-  };
 }
 
 /** Pages below the space home pages; level 2 prefers titles whose first word another page in the space shares. */

@@ -10,24 +10,19 @@
  *
  * The expected URL is only known once the page exists. We predict its page id: the next value of the
  * initial site's page counter. This is sound for the state verdict: a passing trace creates exactly one
- * page (any other page is collateral), a rejected createPage allocates no id (writes are transactional),
- * so that one page always gets the predicted id. A trace that creates a wrong page first fails the state
- * check anyway and may also lose the URL points for linking its second page (under-credit of a failing
- * trace); one that links the predicted id without creating the page keeps the URL points but loses the
- * createPage points, pays the missing-mutation penalty and fails the state check. The alternatives were worse: "any page id the site did not have" would pay
- * for linking a wrong new page, and a check against the page's title needs the episode's final site,
- * which the reward spec (built before the episode) cannot see. Accepted URL forms:
- * `/wiki/spaces/<KEY>/pages/<id>` with any or no title slug, `/wiki/x/<tiny id>` and
- * `/wiki/pages/viewpage.action?pageId=<id>`, on the base URL the episode's site is served at (the
- * reward context's baseUrl, so REST sessions under `/s/<id>` score the same).
+ * page (any other page is collateral), and a rejected createPage allocates no id (writes are
+ * transactional), so that one page always gets the predicted id. A trace that creates a wrong page first
+ * fails anyway (an extra page) and may also lose the URL points for linking its second page. Accepted
+ * URL forms (page-urls.ts): `/wiki/spaces/<KEY>/pages/<id>` with the API's title slug, a raw-dash slug or
+ * none, `/wiki/x/<tiny id>` and `/wiki/pages/viewpage.action?pageId=<id>`, on the base URL the episode's
+ * site is served at (so REST sessions under `/s/<id>` score the same).
  *
- * Reward constants (both levels): R1 0.7 — createPage 0.4 (spaceId 0.05, parentId 0.1, title 0.1,
- * published status 0.05, body mentions the key 0.05 and the summary 0.05), createOrUpdateRemoteIssueLink
- * 0.3 on the issue (issue 0.05, url 0.15, title 0.1); R2 validate 0.15 (read the issue, the space or the
- * parent before the first write), verify 0.15 (the issue's remote links or the new page after the
- * last). Budget: the reference's 6 calls + 3. Default penalties. State: exactly one page created (the
- * predicted id, space, parent, title, current, body) and one remote link on the issue with that url and
- * title; the issue's `updated` may change (this site does not bump it).
+ * Expectation (both levels): one page created (space, parent, exact title, a body whose visible text
+ * mentions the key and the summary verbatim: the prompt asks for a mention, not a text) and one remote
+ * link on the issue with the page's URL and exact title; fields 0.7 (page 0.35, link 0.35). Every other
+ * field as the API sets it. Validate 0.15: a read of the issue, the space or the parent before the
+ * first write (a search counts only when its result holds one); verify 0.15. Budget: the reference's 6
+ * calls + 3. The issue's `updated` stamp is bookkeeping.
  *
  * Introduced names: none (`introduces` returns []). The page title derives from a fixture issue, so a
  * train task may document the same fixture summary as an eval task (and, since keys are shuffled per
@@ -36,17 +31,13 @@
  * prompt; pools of invented titles would only matter if the task made names up, which it does not.
  */
 
-import { equals, oneOf, sameText } from "../../reward/matchers.ts";
-import { arg, type CallInput } from "../../reward/spec.ts";
-import { allowChange, expectCreated } from "../../reward/state.ts";
-import type { PageBody } from "../../sandbox/confluence/model.ts";
+import type { Expectation } from "../../reward/expectation.ts";
 import { wikiBase } from "../../sandbox/confluence/present.ts";
 import { PAGE_ID_START } from "../../sandbox/confluence/store.ts";
 import { escapeXml } from "../../sandbox/fixtures/text.ts";
-import type { RemoteLinkObject } from "../../sandbox/jira/model.ts";
 import { call, defineScenario } from "../define-scenario.ts";
 import { paraphrase } from "../prompts.ts";
-import { mentionsText, pageUrl, published } from "./matchers.ts";
+import { pageUrls } from "./page-urls.ts";
 import { addTwinIssue, addTwinPage, pickIssue, pickParent } from "./picks.ts";
 
 export interface PageLinkExpected {
@@ -126,99 +117,51 @@ export default defineScenario<PageLinkExpected>({
   },
   /** None: the page title derives from a fixture issue (see the top comment). */
   introduces: () => [],
-  reward({ expected: e }, site, { baseUrl }) {
+  expect({ expected: e }, site, { baseUrl }): Expectation {
     /** The id the first page created on this site gets (see the top comment). */
     const pageId = String(site.fork().nextId("page", PAGE_ID_START));
-    const issueRef = oneOf([e.issueKey, e.issueId], `is ${e.issueKey}`);
-    const isIssue = (i: CallInput) => issueRef.test(i.params.issueIdOrKey);
-    const mentions = (i: CallInput, ...values: string[]) =>
-      values.some((v) => JSON.stringify(i.params).includes(v));
-    const url = pageUrl(e.spaceKey, pageId, [wikiBase(baseUrl)]);
-    const bodyValue = ["body.body.value", "body.body.storage.value", "body.body.atlas_doc_format.value"];
     return {
-      mutations: [
+      entities: [
         {
-          label: `create the page "${e.title}"`,
-          operationId: "createPage",
-          args: [
-            arg("spaceId", "body.spaceId", equals(e.spaceId), 0.05),
-            arg("parentId", "body.parentId", equals(e.parentId), 0.1),
-            arg("title", "body.title", sameText(e.title), 0.1),
-            arg("published status", "body.status", published, 0.05),
-            arg("body mentions the issue key", bodyValue, mentionsText(e.issueKey), 0.05),
-            arg("body mentions the summary", bodyValue, mentionsText(e.summary), 0.05),
-          ],
+          kind: "create",
+          ref: "page",
+          label: `a page "${e.title}" under "${e.parentTitle}" in ${e.spaceKey} that mentions ${e.issueKey} and its summary`,
+          table: "pages",
+          fields: {
+            spaceId: { equals: e.spaceId },
+            parentId: { equals: e.parentId },
+            title: { equals: e.title },
+            body: { includesText: [e.issueKey, e.summary] },
+          },
         },
         {
-          label: `link ${e.issueKey} to the page`,
-          operationId: "createOrUpdateRemoteIssueLink",
-          target: isIssue,
-          args: [
-            arg("issue", "params.issueIdOrKey", issueRef, 0.05),
-            arg("link URL", "body.object.url", url, 0.15),
-            arg("link title", "body.object.title", sameText(e.title), 0.1),
-          ],
+          kind: "create",
+          ref: "link",
+          label: `a remote link on ${e.issueKey} to the new page, titled like it`,
+          table: "remoteLinks",
+          fields: {
+            issueId: { equals: e.issueId },
+            "object.url": { oneOf: pageUrls(wikiBase(baseUrl), e.spaceKey, pageId, e.title) },
+            "object.title": { equals: e.title },
+          },
         },
       ],
-      validate: {
-        points: 0.15,
-        reads: [
-          { label: "the issue", operationIds: ["getIssue", "getRemoteIssueLinks"], target: isIssue },
-          { label: "a search for the issue", operationIds: ["searchAndReconsileIssuesUsingJqlPost"] },
-          { label: "the space", operationIds: ["getSpaces"] },
-          { label: "a CQL search for the space or the parent", operationIds: ["searchByCQL"] },
-          {
-            label: "the parent page",
-            operationIds: ["getPages", "getPageById"],
-            target: (i) => mentions(i, e.parentTitle, e.parentId, e.spaceId),
-          },
-        ],
-      },
-      verify: {
-        points: 0.15,
-        reads: [
-          { label: "the issue's remote links", operationIds: ["getRemoteIssueLinks"], target: isIssue },
-          {
-            label: "the new page",
-            operationIds: ["getPageById"],
-            target: (i) => equals(pageId).test(i.params.id),
-          },
-        ],
-      },
+      validate: [
+        { table: "issues", id: e.issueId },
+        { table: "spaces", id: e.spaceId },
+        { table: "pages", id: e.parentId },
+      ],
       budget: 6 + 3,
-      state: [
-        expectCreated(`a page "${e.title}" under "${e.parentTitle}" in ${e.spaceKey}`, "pages", {
-          id: equals(pageId),
-          spaceId: equals(e.spaceId),
-          parentId: equals(e.parentId),
-          title: sameText(e.title),
-          status: equals("current"),
-          body: {
-            describe: `mentions ${e.issueKey} and its summary`,
-            test: (v) =>
-              [e.issueKey, e.summary].every((t) => mentionsText(t).test((v as PageBody | undefined)?.value)),
-          },
-        }),
-        expectCreated(`a remote link on ${e.issueKey} to the new page`, "remoteLinks", {
-          issueId: equals(e.issueId),
-          object: {
-            describe: `url ${url.describe} and title "${e.title}"`,
-            test: (v) => {
-              const object = v as RemoteLinkObject | undefined;
-              return url.test(object?.url) && sameText(e.title).test(object?.title);
-            },
-          },
-        }),
-        allowChange(
-          `${e.issueKey}'s updated timestamp`,
-          1,
-          (c) =>
-            c.kind === "updated" &&
-            c.table === "issues" &&
-            c.id === e.issueId &&
-            c.fields.every((f) => f === "updated"),
-        ),
-      ],
+      points: { fields: 0.7, validate: 0.15, verify: 0.15 },
+      weights: {
+        "page.spaceId": 0.05,
+        "page.parentId": 0.1,
+        "page.title": 0.1,
+        "page.body": 0.1,
+        "link.issueId": 0.05,
+        "link.object.url": 0.2,
+        "link.object.title": 0.1,
+      },
     };
   },
   *reference({ expected: e }) {

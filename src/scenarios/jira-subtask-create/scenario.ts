@@ -6,24 +6,20 @@
  * look-alike in the same project and an exact twin (added by the generator) in another project, and
  * the assignee always has a namesake.
  *
- * Reward constants (both levels): R1 0.7 on the createIssue call — project 0.05, parent 0.15,
- * sub-task issue type 0.15, summary 0.1, assignee accountId 0.15, priority 0.1; R2 validate 0.15 (read
- * the parent, the project's create metadata or the assignee before creating), verify 0.15 (getIssue
- * on the new issue after creating). Budget: the reference's calls + 3 (8 at level 1, 9 at level 2).
- * Default penalties. State: exactly one issue created with the expected project, parent, type,
- * assignee, priority and summary; the parent's `updated` may change (this site does not bump it).
- * The assignee is never the project lead and the priority never Medium, so leaving either field out
- * (which gives the lead / Medium by default) fails the state check.
+ * Expectation (both levels): one issue created with the exact project, parent, sub-task type, summary,
+ * assignee and priority (fields 0.7: project 0.05, parent 0.15, type 0.15, summary 0.1, assignee 0.15,
+ * priority 0.1); every other field as the API sets it (reporter = the agent, no labels, no due date...).
+ * Validate 0.15: a read of the parent, the project or the assignee before creating; verify 0.15.
+ * Budget: the reference's calls + 3 (8 at level 1, 9 at level 2). The assignee is never the project
+ * lead and the priority never Medium, so leaving either field out (the lead / Medium by default) fails.
+ * Introduces the summary (drawn from split-disjoint pools).
  */
 
-import { equals, oneOf, sameText } from "../../reward/matchers.ts";
-import { arg, type CallInput } from "../../reward/spec.ts";
-import { allowChange, expectCreated } from "../../reward/state.ts";
+import type { Expectation } from "../../reward/expectation.ts";
 import { AGENT_ACCOUNT_ID } from "../../sandbox/fixtures/default-site.ts";
 import { DEFAULT_PRIORITY_ID, PRIORITIES } from "../../sandbox/jira/catalog.ts";
 import type { Issue, JiraUser, Project } from "../../sandbox/jira/model.ts";
-import { findIssue, insertIssue, projectIssueTypes } from "../../sandbox/jira/store.ts";
-import { userMatchesQuery } from "../../sandbox/jira/user-query.ts";
+import { insertIssue, projectIssueTypes } from "../../sandbox/jira/store.ts";
 import type { Random } from "../../sandbox/random.ts";
 import type { Site } from "../../sandbox/site.ts";
 import { call, defineScenario } from "../define-scenario.ts";
@@ -102,97 +98,42 @@ export default defineScenario<SubtaskExpected>({
       },
     };
   },
-  reward({ expected: e }, site) {
-    const param = (input: CallInput, name: string) => input.params[name];
-    const isParent = (i: CallInput) => oneOf([e.parentKey, e.parentId]).test(param(i, "issueIdOrKey"));
-    const isProject = (i: CallInput) => oneOf([e.projectKey, e.projectId]).test(param(i, "projectIdOrKey"));
-    const isAssignee = (i: CallInput) => {
-      const query = param(i, "query");
-      const user = site.get("users", e.assigneeAccountId)!;
-      return (
-        param(i, "accountId") === e.assigneeAccountId ||
-        (typeof query === "string" && query.trim() !== "" && userMatchesQuery(user, query))
-      );
-    };
-    /** The new issue: any issue the task's site did not have (a read of it only succeeds once created). */
-    const isNewIssue = (i: CallInput) => {
-      const ref = param(i, "issueIdOrKey");
-      return typeof ref === "string" && findIssue(site, ref) === undefined;
-    };
-    const f = "body.fields";
+  expect({ expected: e }): Expectation {
     return {
-      mutations: [
+      entities: [
         {
-          label: `create a sub-task of ${e.parentKey}`,
-          operationId: "createIssue",
-          args: [
-            arg("project", [`${f}.project.key`, `${f}.project.id`], oneOf([e.projectKey, e.projectId]), 0.05),
-            arg(
-              "parent",
-              [`${f}.parent.key`, `${f}.parent.id`],
-              oneOf([e.parentKey, e.parentId], `is ${e.parentKey}`),
-              0.15,
-            ),
-            arg(
-              "sub-task issue type",
-              [`${f}.issuetype.id`, `${f}.issuetype.name`],
-              oneOf([e.subtaskTypeId, e.subtaskTypeName]),
-              0.15,
-            ),
-            arg("summary", `${f}.summary`, sameText(e.summary), 0.1),
-            arg(
-              "assignee accountId",
-              [`${f}.assignee.accountId`, `${f}.assignee.id`],
-              equals(e.assigneeAccountId),
-              0.15,
-            ),
-            arg(
-              "priority",
-              [`${f}.priority.name`, `${f}.priority.id`],
-              oneOf([e.priorityName, e.priorityId]),
-              0.1,
-            ),
-          ],
+          kind: "create",
+          ref: "sub-task",
+          label: `a ${e.subtaskTypeName} "${e.summary}" under ${e.parentKey}`,
+          table: "issues",
+          fields: {
+            projectId: { equals: e.projectId },
+            parentId: { equals: e.parentId },
+            issueTypeId: { equals: e.subtaskTypeId },
+            summary: { equals: e.summary },
+            assigneeId: { equals: e.assigneeAccountId },
+            priorityId: { equals: e.priorityId },
+          },
         },
       ],
-      validate: {
-        points: 0.15,
-        reads: [
-          { label: "the parent issue", operationIds: ["getIssue"], target: isParent },
-          {
-            label: "the project's issue types or create fields",
-            operationIds: ["getCreateIssueMetaIssueTypes", "getCreateIssueMetaIssueTypeId"],
-            target: isProject,
-          },
-          { label: "the assignee", operationIds: ["findUsers"], target: isAssignee },
-        ],
-      },
-      verify: {
-        points: 0.15,
-        reads: [{ label: "the new sub-task", operationIds: ["getIssue"], target: isNewIssue }],
-      },
-      budget: (e.byKey ? 5 : 6) + 3,
-      state: [
-        expectCreated(`a ${e.subtaskTypeName} "${e.summary}" under ${e.parentKey}`, "issues", {
-          projectId: equals(e.projectId),
-          parentId: equals(e.parentId),
-          issueTypeId: equals(e.subtaskTypeId),
-          summary: sameText(e.summary),
-          assigneeId: equals(e.assigneeAccountId),
-          priorityId: equals(e.priorityId),
-        }),
-        allowChange(
-          `${e.parentKey}'s updated timestamp`,
-          1,
-          (c) =>
-            c.kind === "updated" &&
-            c.table === "issues" &&
-            c.id === e.parentId &&
-            c.fields.every((x) => x === "updated"),
-        ),
+      validate: [
+        { table: "issues", id: e.parentId },
+        { table: "projects", id: e.projectId },
+        { table: "users", id: e.assigneeAccountId },
       ],
+      budget: (e.byKey ? 5 : 6) + 3,
+      points: { fields: 0.7, validate: 0.15, verify: 0.15 },
+      weights: {
+        "sub-task.projectId": 0.05,
+        "sub-task.parentId": 0.15,
+        "sub-task.issueTypeId": 0.15,
+        "sub-task.summary": 0.1,
+        "sub-task.assigneeId": 0.15,
+        "sub-task.priorityId": 0.1,
+      },
     };
   },
+  introduces: (e) => [e.summary],
   *reference({ expected: e }) {
     let parentKey = e.parentKey;
     if (!e.byKey) {

@@ -3,17 +3,14 @@
  * name the issue by its summary instead of its key. Level 2 always names it by a summary that has a
  * look-alike in the same project, and picks a status two transitions away.
  *
- * Reward constants: R1 0.7 on doTransition calls targeting the issue — one step: issue 0.28,
- * transition id 0.42; to Done with a resolution: issue 0.2, transition id 0.3, resolution 0.2; two steps:
- * 0.35 per step (issue 0.14, transition id 0.21). R2 validate 0.15 (getIssue or getTransitions on the
- * issue before the first transition), verify 0.15 (getIssue after the last). Budget 6 + 2 per step.
- * Default penalties. State: the issue is in the target status with the expected resolution (the one
- * asked for, Done by default when entering Done, none otherwise); nothing else changes.
+ * Expectation: the issue ends in the target status (fields 0.7; with a requested resolution: status
+ * 0.5, resolution 0.2), judged by outcome: any legal route of transitions earns it. The resolution the
+ * API sets alongside (Done by default when entering Done, none when leaving it) is learned from the
+ * reference. Validate 0.15 (a read of the issue before the first transition), verify 0.15. Budget 6 + 2
+ * per step of the shortest route. Nothing else changes.
  */
 
-import { equals, oneOf } from "../../reward/matchers.ts";
-import { arg, type CallInput, type MutationSpec } from "../../reward/spec.ts";
-import { expectUpdated } from "../../reward/state.ts";
+import type { Expectation } from "../../reward/expectation.ts";
 import {
   RESOLUTIONS,
   STATUSES,
@@ -84,78 +81,31 @@ export default defineScenario<TransitionExpected>({
       },
     };
   },
-  reward({ expected: e }) {
-    const isIssue = (input: CallInput) => oneOf([e.issueKey, e.issueId]).test(input.params.issueIdOrKey);
-    const perStep = 0.7 / e.path.length;
-    const mutations: MutationSpec[] = e.path.map((transitionId, step) => {
-      const lastWithResolution = e.resolution !== null && step === e.path.length - 1;
-      const args = [
-        arg(
-          "issue",
-          "params.issueIdOrKey",
-          oneOf([e.issueKey, e.issueId], `is ${e.issueKey}`),
-          lastWithResolution ? 0.2 : perStep * 0.4,
-        ),
-        arg(
-          "transition id",
-          "body.transition.id",
-          equals(transitionId),
-          lastWithResolution ? 0.3 : perStep * 0.6,
-        ),
-      ];
-      if (lastWithResolution) {
-        const r = RESOLUTIONS.find((x) => x.name === e.resolution)!;
-        args.push(
-          arg(
-            "resolution",
-            ["body.fields.resolution.name", "body.fields.resolution.id"],
-            oneOf([r.name, r.id]),
-            0.2,
-          ),
-        );
-      }
-      const label = `transition ${e.issueKey} via ${transitionId}`;
-      return {
-        label,
-        operationId: "doTransition",
-        target: (i) =>
-          isIssue(i) &&
-          String((i.body as { transition?: { id?: unknown } })?.transition?.id) === transitionId,
-        args,
-      };
-    });
-    const resolutionId =
-      e.targetStatus === "Done"
-        ? (RESOLUTIONS.find((r) => r.name === (e.resolution ?? "Done"))!.id as string)
-        : null;
+  expect({ expected: e }): Expectation {
+    const statusId = STATUSES.find((s) => s.name === e.targetStatus)!.id;
+    const resolution = e.resolution ? RESOLUTIONS.find((r) => r.name === e.resolution)! : null;
     return {
-      mutations,
-      validate: {
-        points: 0.15,
-        reads: [
-          {
-            label: "the issue or its transitions",
-            operationIds: ["getIssue", "getTransitions"],
-            target: isIssue,
+      entities: [
+        {
+          kind: "update",
+          ref: "issue",
+          label: `${e.issueKey} is in ${e.targetStatus}${resolution ? ` resolved as ${resolution.name}` : ""}`,
+          table: "issues",
+          id: e.issueId,
+          fields: {
+            statusId: { equals: statusId },
+            ...(resolution ? { resolutionId: { equals: resolution.id } } : {}),
           },
-        ],
-      },
-      verify: { points: 0.15, reads: [{ label: "the issue", operationIds: ["getIssue"], target: isIssue }] },
-      budget: 6 + 2 * e.path.length,
-      state: [
-        expectUpdated(
-          `${e.issueKey} is in ${e.targetStatus}`,
-          "issues",
-          e.issueId,
-          {
-            statusId: equals(STATUSES.find((s) => s.name === e.targetStatus)!.id),
-            resolutionId: equals(resolutionId),
-          },
-          ["updated", "statusCategoryChangeDate", "resolutionDate"],
-        ),
+        },
       ],
+      validate: [{ table: "issues", id: e.issueId }],
+      budget: 6 + 2 * e.path.length,
+      points: { fields: 0.7, validate: 0.15, verify: 0.15 },
+      ...(resolution ? { weights: { "issue.statusId": 0.5, "issue.resolutionId": 0.2 } } : {}),
     };
   },
+  /** None: the task moves an existing issue and makes no names up. */
+  introduces: () => [],
   *reference({ expected: e }) {
     let key = e.issueKey;
     if (!e.byKey) {

@@ -9,7 +9,7 @@ import type { RewardMode, Score } from "../../reward/score.ts";
 import type { OperationContext } from "../../sandbox/define-operation.ts";
 import { AGENT_ACCOUNT_ID } from "../../sandbox/fixtures/default-site.ts";
 import type { Site } from "../../sandbox/site.ts";
-import type { Episode } from "../../scenarios/episode.ts";
+import { type Episode, operationNeeds } from "../../scenarios/episode.ts";
 import { offeredTools, type ToolSetName, toolSet } from "../../tools/aliases/tool-sets.ts";
 import { defaultTools } from "../../tools/catalogue.ts";
 import type { Tool } from "../../tools/define-tool.ts";
@@ -69,7 +69,7 @@ export function createEpisodeBinding(
     episode: {
       taskId: episode.task.id,
       prompt: episode.task.prompt,
-      budget: episode.spec.budget,
+      budget: episode.expectation.budget,
       score: (mode) => run((e) => e.score(mode)),
     },
   };
@@ -77,7 +77,7 @@ export function createEpisodeBinding(
 
 /** The tools a set offers for an episode's scenario. */
 export function toolsFor(episode: Episode, set: ToolSetName): ReadonlyMap<string, Tool> {
-  if (set !== "default") return offeredTools(set, episode.scenario, episode.spec);
+  if (set !== "default") return offeredTools(set, episode.scenario, operationNeeds(episode.scenario));
   const catalogue = defaultTools();
   return new Map(episode.scenario.tools.map((name) => [name, catalogue.get(name)!]));
 }

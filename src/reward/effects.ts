@@ -1,0 +1,106 @@
+/**
+ * Effects of the agent's calls: each successful write's own diff (the site before and after it), from
+ * which the reward learns who set an expected field, which writes changed nothing (wasted) and which
+ * changes were made and later undone (reverted). Intermediate states of a record the task updates are
+ * the route, not a revert, as long as the call that made them also changed a requested field (a
+ * transition through Done sets and clears the resolution alongside the status).
+ */
+import type { RecordChange } from "../sandbox/diff.ts";
+import { comparableRecord } from "./entity-fields.ts";
+import type { Expectation } from "./expectation.ts";
+import { sameValue } from "./match-value.ts";
+
+export interface CallEffect {
+  /** Index of the call on the trace. */
+  index: number;
+  changes: readonly RecordChange[];
+}
+
+const keyOf = (c: { table: string; id: string }): string => `${c.table}:${c.id}`;
+
+/** Top-level fields whose comparable value a change altered (all of them for a create or delete). */
+export function meaningfulFields(change: RecordChange): string[] {
+  if (change.kind !== "updated") return ["*"];
+  const a = comparableRecord(change.table, change.before as never);
+  const b = comparableRecord(change.table, change.after as never);
+  const keys = [...new Set([...a.keys(), ...b.keys()])].filter((k) => !sameValue(a.get(k), b.get(k)));
+  return [...new Set(keys.map((k) => k.split(".")[0]!))];
+}
+
+/** The last call that created the record or changed `field` on it; undefined when none did. */
+export function setterOf(
+  effects: readonly CallEffect[],
+  table: string,
+  id: string,
+  field: string,
+): CallEffect | undefined {
+  const top = field.split(".")[0]!;
+  return [...effects]
+    .reverse()
+    .find((e) =>
+      e.changes.some(
+        (c) =>
+          keyOf(c) === `${table}:${id}` &&
+          (c.kind === "created" || (c.kind === "updated" && meaningfulFields(c).includes(top))),
+      ),
+    );
+}
+
+/** Successful writes that changed nothing a reader could see. */
+export function wastedWrites(effects: readonly CallEffect[]): CallEffect[] {
+  return effects.filter((e) => e.changes.every((c) => meaningfulFields(c).length === 0));
+}
+
+export interface Revert {
+  index: number;
+  message: string;
+}
+
+/**
+ * Changes made and undone: a record some call changed that ends as it began (or was created and then
+ * deleted), and, on a record the task updates, a field that ends as it began although a call that
+ * changed no requested field changed it.
+ */
+export function revertedMutations(
+  expectation: Expectation,
+  effects: readonly CallEffect[],
+  net: readonly RecordChange[],
+): Revert[] {
+  const netKeys = new Map<string, RecordChange>(net.map((c) => [keyOf(c), c]));
+  const updated = new Map<string, string[]>(
+    expectation.entities.flatMap((e): [string, string[]][] =>
+      e.kind === "update" ? [[`${e.table}:${e.id}`, Object.keys(e.fields).map((f) => f.split(".")[0]!)]] : [],
+    ),
+  );
+  const reverts: Revert[] = [];
+  const seen = new Set<string>();
+  for (const effect of effects) {
+    for (const change of effect.changes) {
+      const key = keyOf(change);
+      const fields = meaningfulFields(change);
+      if (fields.length === 0) continue;
+      const end = netKeys.get(key);
+      if (!end || (end.kind === "updated" && meaningfulFields(end).length === 0)) {
+        if (seen.has(key)) continue;
+        seen.add(key);
+        reverts.push({
+          index: effect.index,
+          message: `${change.table} ${change.id} was changed by call ${effect.index + 1} and later changed back`,
+        });
+        continue;
+      }
+      const requested = updated.get(key);
+      if (!requested || end.kind !== "updated" || fields.some((f) => requested.includes(f))) continue;
+      const endFields = meaningfulFields(end);
+      for (const f of fields) {
+        if (endFields.includes(f) || seen.has(`${key}.${f}`)) continue;
+        seen.add(`${key}.${f}`);
+        reverts.push({
+          index: effect.index,
+          message: `${change.table} ${change.id}: ${f} was changed by call ${effect.index + 1} and later changed back`,
+        });
+      }
+    }
+  }
+  return reverts;
+}
