@@ -6,8 +6,9 @@
  * three names a person who has no issue in that project (but has some elsewhere): it must be refused, and
  * any comment is a collateral change.
  *
- * Expectation: one comment created on the issue whose visible text is the requested text and whose
- * mentions are exactly the requested person (none otherwise); reads of the issue validate. Points
+ * Expectation: one comment created on the issue whose visible text is the requested text (a mention
+ * shows as "@Display Name", so mention tasks spell it out) and whose mentions are exactly the requested
+ * person (none otherwise); reads of the issue validate. Points
  * 0.7 / 0.15 / 0.15 (refusals 0.85 / 0.15 / 0). Budget: the reference's calls + 3.
  */
 import type { Expectation } from "../../reward/expectation.ts";
@@ -40,6 +41,8 @@ export interface CommentExpected {
   text: string;
   mentionName: string | null;
   mentionAccountId: string | null;
+  /** For a refusal: the accountId of the person who has no issue in the project. */
+  absentAssigneeId: string | null;
   referenceCalls: number;
 }
 
@@ -52,10 +55,10 @@ const PLAIN = [
 ];
 
 const MENTION = [
-  'Add a comment to {issue} that mentions {person} and says "{text}"',
-  'Comment on {issue}, @-mentioning {person}: "{text}"',
-  'Please leave a comment on {issue} for {person} (mention them) with the text "{text}"',
-  'Post "{text}" as a comment on {issue} and mention {person} in it.',
+  'Add a comment to {issue} that reads "@{person} {text}", where @{person} is a real mention of the user.',
+  'Comment on {issue} with "@{person} {text}" (make @{person} an @-mention of that person).',
+  'Please post "@{person} {text}" as a comment on {issue}; the @{person} part must mention them.',
+  'Leave a comment on {issue}: "@{person} {text}" — with {person} @-mentioned.',
 ];
 
 const cap = (text: string) => text.charAt(0).toUpperCase() + text.slice(1);
@@ -82,9 +85,11 @@ export default defineScenario<CommentExpected>({
     let clue: IssueClue;
     let issueId: string | null = null;
     let ref: string;
+    let absentAssigneeId: string | null = null;
     if (variant === "refuse") {
       const [projectName, projectKey, person] = absentAssignment(site, random);
       clue = { kind, key: "", projectKey, summary: "", assigneeName: person.displayName };
+      absentAssigneeId = person.accountId;
       ref = `the ${projectName} issue currently assigned to ${person.displayName}`;
     } else {
       const pool: Issue[] =
@@ -113,6 +118,7 @@ export default defineScenario<CommentExpected>({
         text,
         mentionName: mention?.displayName ?? null,
         mentionAccountId: mention?.accountId ?? null,
+        absentAssigneeId,
         referenceCalls: lookups + (variant === "refuse" ? 0 : 3) + (mention ? 1 : 0),
       },
     };
@@ -122,7 +128,7 @@ export default defineScenario<CommentExpected>({
     if (e.variant === "refuse")
       return {
         entities: [],
-        validate: [],
+        validate: [{ table: "users", id: e.absentAssigneeId! }],
         refuse: `${e.issue.assigneeName} has no issue in project ${e.issue.projectKey}, so there is nothing to comment on.`,
         budget,
         points: { fields: 0.85, validate: 0.15, verify: 0 },
@@ -136,7 +142,10 @@ export default defineScenario<CommentExpected>({
           table: "comments",
           fields: {
             issueId: { equals: e.issueId },
-            body: { visibleText: e.text, mentions: e.mentionAccountId ? [e.mentionAccountId] : [] },
+            body: {
+              visibleText: e.mentionName ? `@${e.mentionName} ${e.text}` : e.text,
+              mentions: e.mentionAccountId ? [e.mentionAccountId] : [],
+            },
           },
         },
       ],

@@ -1,7 +1,6 @@
 /**
- * What jira-create-issue tasks introduce: a summary with a two-sentence description, and project names
- * that exist nowhere on the site (refusals). Disjoint between the eval and train splits and from the
- * fixture's summaries.
+ * What jira-create-issue tasks introduce: a summary with a two-sentence description. Disjoint between the
+ * eval and train splits and from the fixture's summaries.
  */
 import type { Split } from "../define-scenario.ts";
 
@@ -102,10 +101,3 @@ export const ideas = (split: Split): readonly Idea[] => (split === "eval" ? EVAL
 
 /** Both pools, for the disjointness test. */
 export const IDEA_POOLS = { eval: EVAL_IDEAS, train: TRAIN_IDEAS } as const;
-
-const ABSENT_PROJECTS: Record<Split, readonly string[]> = {
-  eval: ["Data Platform", "Billing Services", "Partner Portal"],
-  train: ["Analytics", "Customer Success", "Security Engineering", "Growth Experiments"],
-};
-
-export const absentProjects = (split: Split): readonly string[] => ABSENT_PROJECTS[split];

@@ -17,7 +17,7 @@ describe("jira-create-issue-v1", () => {
     for (let i = 0; i < 15; i++) expect(referenceProblems(scenario, "train", i), `train ${i}`).toEqual([]);
   });
 
-  it("level 3 finds the project through its lead, or refuses a project that does not exist", () => {
+  it("level 3 finds the project through its lead, or refuses an issue type the project lacks", () => {
     const tasks = [8, 9, 10, 11].map((i) => generateTask(scenario, "eval", i).task);
     expect(new Set(tasks.map((t) => (t.expected.refuse ? "refuse" : t.expected.projectRef)))).toEqual(
       new Set(["lead", "refuse"]),

@@ -3,8 +3,9 @@
  * description, a priority and labels. Level 1 names the project by key and gives a one-paragraph
  * description. Level 2 names the project by its name, gives two paragraphs, and an issue with the same
  * summary already exists in another project (it must not be taken for the new one). Level 3 names the project
- * by its lead ("the project Mei Tanaka leads": person → accountId → project); one task in three names a
- * project that does not exist: it must be refused, and creating any issue is a collateral change. Issue
+ * by its lead ("the project Mei Tanaka leads": person → accountId → project); one task in three asks for
+ * an issue type the project does not have ("Incident"): it must be refused, and creating any issue is a
+ * collateral change. Issue
  * type ids differ per project, so the type must be looked up in the project.
  *
  * Expectation: one issue created in the project with the type, summary, description (visible text),
@@ -21,16 +22,18 @@ import { newLabels } from "../jira-edit-fields/pools.ts";
 import { accountIdOf } from "../jira-lookups.ts";
 import { topLevelIssues, userName, variantFor } from "../jira-picks.ts";
 import { fill } from "../prompts.ts";
-import { absentProjects, ideas } from "./pools.ts";
+import { ideas } from "./pools.ts";
+
+/** Issue types no project here has (refusals). */
+const MISSING_TYPES = ["Incident", "Spike", "Improvement", "Change Request"];
 
 type ProjectRef = "key" | "name" | "lead";
 
 export interface CreateExpected {
   refuse: boolean;
   projectRef: ProjectRef;
-  /** Null for a refusal (the project named does not exist). */
-  projectId: string | null;
-  projectKey: string | null;
+  projectId: string;
+  projectKey: string;
   projectName: string;
   leadName: string | null;
   issueTypeName: string;
@@ -52,7 +55,7 @@ const PROMPTS = [
 export default defineScenario<CreateExpected>({
   id: "jira-create-issue-v1",
   description:
-    "Create a Jira issue of a named type in a project given by key, name or lead, with summary, rich-text description, priority and labels; refuse a project that does not exist.",
+    "Create a Jira issue of a named type in a project given by key, name or lead, with summary, rich-text description, priority and labels; refuse an issue type the project lacks.",
   tools: [
     "jira_search_projects",
     "jira_get_project",
@@ -72,17 +75,16 @@ export default defineScenario<CreateExpected>({
     const project = random.pick(projectRef === "lead" && soleLeads.length > 0 ? soleLeads : projects);
     const [summary, ...paragraphs] = random.pick(ideas(split));
     const multi = level >= 2;
-    const type = random.pick(["Task", "Bug", "Story"]);
+    const type = random.pick(refuse ? MISSING_TYPES : ["Task", "Bug", "Story"]);
     const priority = random.pick(PRIORITIES.filter((p) => p.id !== DEFAULT_PRIORITY_ID));
     const labels = random.shuffle(newLabels(split)).slice(0, random.int(1, 2));
     const leadName = userName(site, project.leadAccountId);
     if (level === 2) addLookalike(site, random, project.id, summary!);
-    const projectName = refuse ? random.pick(absentProjects(split)) : project.name;
     const where =
       projectRef === "key"
         ? `project ${project.key}`
         : projectRef === "name"
-          ? `the ${projectName} project`
+          ? `the ${project.name} project`
           : `the project that ${leadName} leads`;
     const description = multi ? paragraphs.join(" ") : paragraphs[0]!;
     const prompt = fill(random.pick(PROMPTS), {
@@ -98,9 +100,9 @@ export default defineScenario<CreateExpected>({
       expected: {
         refuse,
         projectRef,
-        projectId: refuse ? null : project.id,
-        projectKey: refuse ? null : project.key,
-        projectName,
+        projectId: project.id,
+        projectKey: project.key,
+        projectName: project.name,
         leadName: projectRef === "lead" ? leadName : null,
         issueTypeName: type,
         issueTypeId: refuse ? null : projectIssueTypes(site, project.id).find((t) => t.name === type)!.id,
@@ -114,12 +116,12 @@ export default defineScenario<CreateExpected>({
   },
   expect({ expected: e }): Expectation {
     const lookups = e.projectRef === "lead" ? 2 : e.projectRef === "name" ? 1 : 0;
-    const budget = lookups + (e.refuse ? 0 : 3) + 3;
+    const budget = lookups + (e.refuse ? 1 : 3) + 3;
     if (e.refuse)
       return {
         entities: [],
-        validate: [],
-        refuse: `There is no project named ${e.projectName}.`,
+        validate: [{ table: "projects", id: e.projectId }],
+        refuse: `Project ${e.projectKey} has no '${e.issueTypeName}' issue type.`,
         budget,
         points: { fields: 0.85, validate: 0.15, verify: 0 },
       };
@@ -140,12 +142,12 @@ export default defineScenario<CreateExpected>({
           },
         },
       ],
-      validate: [{ table: "projects", id: e.projectId! }],
+      validate: [{ table: "projects", id: e.projectId }],
       budget,
       points: { fields: 0.7, validate: 0.15, verify: 0.15 },
     };
   },
-  introduces: (e) => [e.summary, ...e.labels, ...(e.refuse ? [e.projectName] : [])],
+  introduces: (e) => [e.summary, ...e.labels],
   *reference({ expected: e }) {
     let key = e.projectKey;
     if (e.projectRef === "lead") {
@@ -156,14 +158,13 @@ export default defineScenario<CreateExpected>({
     } else if (e.projectRef === "name") {
       const found = yield call("jira_search_projects", { query: e.projectName });
       const values = (found.body as { values: { key: string; name: string }[] }).values;
-      key = values.find((p) => p.name === e.projectName)?.key ?? null;
-      if (key === null)
-        return `There is no project named ${e.projectName}, so I created nothing. Which project did you mean?`;
+      key = values.find((p) => p.name === e.projectName)!.key;
     }
     const types = yield call("jira_get_issue_types", { projectIdOrKey: key });
-    const typeId = (types.body as { issueTypes: { id: string; name: string }[] }).issueTypes.find(
-      (t) => t.name === e.issueTypeName,
-    )!.id;
+    const typeList = (types.body as { issueTypes: { id: string; name: string }[] }).issueTypes;
+    const typeId = typeList.find((t) => t.name === e.issueTypeName)?.id;
+    if (typeId === undefined)
+      return `Project ${key} has no '${e.issueTypeName}' issue type (only ${typeList.map((t) => t.name).join(", ")}), so I created nothing.`;
     const description = {
       type: "doc",
       version: 1,
