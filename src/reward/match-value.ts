@@ -7,7 +7,7 @@ import type { TableName } from "../sandbox/site.ts";
 import { comparableField } from "./entity-fields.ts";
 import type { ExpectedValue } from "./expectation.ts";
 import { tableMatches } from "./rich-table.ts";
-import { normalizeText } from "./visible-text.ts";
+import { mentionedAccounts, normalizeText } from "./visible-text.ts";
 
 /** Two comparable values are the same (strings normalised, numbers equal to their decimal string). */
 export function sameValue(a: unknown, b: unknown): boolean {
@@ -39,7 +39,9 @@ export function matchesExpected(
   }
   const text = typeof value === "string" ? normalizeText(value) : "";
   if ("includesText" in expected) return expected.includesText.every((t) => text.includes(normalizeText(t)));
-  return text === normalizeText(expected.visibleText);
+  if (text !== normalizeText(expected.visibleText)) return false;
+  const mentions = expected.mentions;
+  return mentions === undefined || sameValue(mentionedAccounts(raw), [...new Set(mentions)].sort());
 }
 
 /** An expected value in words, for explanations. */
@@ -50,7 +52,8 @@ export function describeExpected(expected: ExpectedValue): string {
   if ("table" in expected) return `a table with ${expected.table.rows.length} rows`;
   if ("includesText" in expected)
     return `visible text containing ${expected.includesText.map((t) => JSON.stringify(t)).join(" and ")}`;
-  return `visible text ${JSON.stringify(expected.visibleText)}`;
+  const mentions = expected.mentions?.length ? ` mentioning ${expected.mentions.join(", ")}` : "";
+  return `visible text ${JSON.stringify(expected.visibleText)}${mentions}`;
 }
 
 /** A stored value in a few words, for explanations. */

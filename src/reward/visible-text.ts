@@ -97,3 +97,28 @@ export function richText(value: unknown): string {
   }
   return body.type === "doc" ? adfText(value) : "";
 }
+
+/**
+ * The account ids a rich-text value mentions, as a sorted set: ADF `mention` nodes, or `ri:user` account
+ * ids in a storage body.
+ */
+export function mentionedAccounts(value: unknown): string[] {
+  const ids = new Set<string>();
+  const walk = (node: AdfNode | undefined) => {
+    if (!node || typeof node !== "object") return;
+    if (node.type === "mention" && typeof node.attrs?.id === "string") ids.add(node.attrs.id);
+    for (const child of node.content ?? []) walk(child);
+  };
+  const body = value as { representation?: unknown; value?: unknown } | null;
+  if (body && typeof body.representation === "string" && typeof body.value === "string") {
+    if (body.representation === "storage")
+      for (const m of body.value.matchAll(/ri:account-id="([^"]+)"/g)) ids.add(m[1]!);
+    else
+      try {
+        walk(JSON.parse(body.value) as AdfNode);
+      } catch {
+        // unparseable atlas_doc_format mentions nobody
+      }
+  } else walk(value as AdfNode);
+  return [...ids].sort();
+}

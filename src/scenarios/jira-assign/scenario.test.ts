@@ -1,79 +1,86 @@
 import { describe, expect, it } from "vitest";
-import { call } from "../../../test/support/call.ts";
-import { playReference, referenceProblems, unmet } from "../../../test/support/expectation-check.ts";
+import {
+  playReference,
+  referenceProblems,
+  replaceWrites,
+  scoreEdited,
+  tasksWhere,
+} from "../../../test/support/family-checks.ts";
 import { NAMESAKES } from "../jira-picks.ts";
 import { generateTask } from "../tasks.ts";
 import scenario from "./scenario.ts";
 
-describe("jira-assign-v1", () => {
-  it.each(Array.from({ length: 12 }, (_, i) => i))(
-    "eval task %i: the reference meets its expectation",
-    (i) => {
-      expect(referenceProblems(scenario, "eval", i)).toEqual([]);
-    },
-  );
+const PAIRS: Record<string, string> = {
+  "Alex Chen": "Alexa Chen",
+  "Alexa Chen": "Alex Chen",
+  "Sam Rivera": "Samantha Rivera",
+  "Samantha Rivera": "Sam Rivera",
+  "Jordan Lee": "Jordan Leigh",
+  "Jordan Leigh": "Jordan Lee",
+};
 
-  it("train tasks: the reference meets its expectation", () => {
+describe("jira-assign-v1", () => {
+  it("train tasks: the reference scores 1.0 with every call succeeding", () => {
     for (let i = 0; i < 15; i++) expect(referenceProblems(scenario, "train", i), `train ${i}`).toEqual([]);
   });
 
-  it("spreads level 3 over hand-over, unassign and refusal, and level 2 uses namesakes", () => {
-    const variants = new Set<string>();
-    for (let i = 0; i < 30; i++) {
-      const { task, site } = generateTask(scenario, "train", i);
-      if (task.level === 3) variants.add(task.expected.variant);
-      if (task.level === 2) {
-        expect(task.expected.issue.kind).toBe("summary");
-        expect(task.prompt).toContain(task.expected.assigneeName!);
-        expect(NAMESAKES).toContain(task.expected.assigneeName);
-        expect(site.get("issues", task.expected.issueId)!.assigneeId).not.toBe(
-          task.expected.assigneeAccountId,
-        );
-      }
+  it("spreads level 3 over hand-over, unassign and refusal; level 2 names namesakes by summary", () => {
+    const tasks = Array.from({ length: 12 }, (_, i) => generateTask(scenario, "eval", i));
+    expect(new Set(tasks.filter((t) => t.task.level === 3).map((t) => t.task.expected.variant))).toEqual(
+      new Set(["assign", "unassign", "refuse"]),
+    );
+    for (const { task, site } of tasks.filter((t) => t.task.level === 2)) {
+      expect(task.expected.issue.kind).toBe("summary");
+      expect(NAMESAKES).toContain(task.expected.assigneeName);
+      expect(site.get("issues", task.expected.issueId)!.assigneeId).not.toBe(task.expected.assigneeAccountId);
     }
-    expect([...variants].sort()).toEqual(["assign", "refuse", "unassign"]);
   });
 
-  it("a namesake assignee or an assignment on a refusal task misses the expectation", () => {
-    const index = [4, 5, 6, 7].find(
-      (i) => generateTask(scenario, "eval", i).task.expected.variant === "assign",
+  it("fails the namesake, and any assignment on a refusal task", () => {
+    const index = tasksWhere(
+      scenario,
+      "eval",
+      (e) => e.variant === "assign" && e.issue.kind === "summary",
+    )[0]!;
+    const { task, episode } = playReference(scenario, "eval", index);
+    const namesake = [...episode.site.values("users")].find(
+      (u) => u.displayName === PAIRS[task.expected.assigneeName!],
     )!;
-    const played = playReference(scenario, "eval", index);
-    const { expected } = played.task;
-    const namesake = [...played.site.values("users")].find(
-      (u) =>
-        u.active &&
-        u.displayName !== expected.assigneeName &&
-        u.displayName.split(" ")[1] === expected.assigneeName!.split(" ")[1],
-    )!;
-    call(played.site, "assignIssue", { issueIdOrKey: expected.issue.key }, { accountId: namesake.accountId });
-    expect(unmet(played.expectation, played.initial, played.site).join()).toMatch(/assigneeId/);
-
-    const refusal = Array.from({ length: 30 }, (_, i) => generateTask(scenario, "train", i).task).find(
-      (t) => t.expected.variant === "refuse",
-    )!;
-    const refused = playReference(scenario, "train", refusal.index);
-    expect(refused.final).toMatch(/no one named/);
-    const current = refused.site.get("issues", refusal.expected.issueId)!.assigneeId;
-    const other = [...refused.site.values("users")].find((u) => u.active && u.accountId !== current)!;
-    call(
-      refused.site,
-      "assignIssue",
-      { issueIdOrKey: refusal.expected.issue.key },
-      { accountId: other.accountId },
+    const wrong = scoreEdited(scenario, "eval", index, (calls) =>
+      replaceWrites(calls, ["jira_assign_issue"], {
+        name: "jira_assign_issue",
+        arguments: { issueIdOrKey: task.expected.issue.key, accountId: namesake.accountId },
+      }),
     );
-    expect(unmet(refused.expectation, refused.initial, refused.site).join()).toMatch(/collateral/);
+    expect(wrong.passed).toBe(false);
+    expect(wrong.reward).toBeLessThan(0.5);
+
+    const refusal = tasksWhere(scenario, "eval", (e) => e.variant === "refuse")[0]!;
+    const refused = playReference(scenario, "eval", refusal);
+    expect(refused.episode.calls.every((c) => c.effect === "read")).toBe(true);
+    expect(refused.episode.finalMessage).toMatch(/no one named/);
+    const current = refused.episode.site.get("issues", refused.task.expected.issueId)!.assigneeId;
+    const someone = [...refused.episode.site.values("users")].find((u) => u.active && u.accountId !== current)!;
+    const complied = scoreEdited(scenario, "eval", refusal, (calls) => [
+      ...calls,
+      {
+        name: "jira_assign_issue",
+        arguments: { issueIdOrKey: refused.task.expected.issue.key, accountId: someone.accountId },
+      },
+    ]);
+    expect(complied.passed, complied.explanation).toBe(false);
+    expect(complied.violations.map((v) => v.code)).toContain("collateral_change");
   });
 
   it("introduces absent names from disjoint split pools", () => {
-    const names = (split: "eval" | "train") =>
+    const names = (split: "eval" | "train", n: number) =>
       new Set(
-        Array.from(
-          { length: 30 },
-          (_, i) => generateTask(scenario, split, split === "eval" ? i % 12 : i).task,
-        ).flatMap((t) => scenario.introduces!(t.expected)),
+        Array.from({ length: n }, (_, i) => generateTask(scenario, split, i).task).flatMap((t) =>
+          scenario.introduces(t.expected),
+        ),
       );
-    const train = names("train");
-    for (const name of names("eval")) expect(train.has(name)).toBe(false);
+    const train = names("train", 30);
+    expect(train.size).toBeGreaterThan(0);
+    for (const name of names("eval", 12)) expect(train.has(name)).toBe(false);
   });
 });

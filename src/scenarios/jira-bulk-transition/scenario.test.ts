@@ -1,80 +1,74 @@
 import { describe, expect, it } from "vitest";
-import { call } from "../../../test/support/call.ts";
-import { playReference, referenceProblems, unmet } from "../../../test/support/expectation-check.ts";
+import {
+  playReference,
+  referenceProblems,
+  scoreEdited,
+  tasksWhere,
+} from "../../../test/support/family-checks.ts";
 import { ISSUE_LABELS } from "../../sandbox/fixtures/pools.ts";
+import type { ToolCallRequest } from "../../tools/execute-tool.ts";
 import { generateTask } from "../tasks.ts";
 import { BATCH_LABEL_POOLS } from "./pools.ts";
 import scenario from "./scenario.ts";
 
-describe("jira-bulk-transition-v1", () => {
-  it.each(Array.from({ length: 12 }, (_, i) => i))(
-    "eval task %i: the reference meets its expectation",
-    (i) => {
-      expect(referenceProblems(scenario, "eval", i)).toEqual([]);
-    },
-  );
+const issueOf = (c: ToolCallRequest) => (c.arguments as { issueIdOrKey?: string }).issueIdOrKey;
 
-  it("train tasks: the reference meets its expectation", () => {
+describe("jira-bulk-transition-v1", () => {
+  it("train tasks: the reference scores 1.0 with every call succeeding", () => {
     for (let i = 0; i < 9; i++) expect(referenceProblems(scenario, "train", i), `train ${i}`).toEqual([]);
   });
 
-  it("level 3 batches span two search pages, and the reference follows nextPageToken", () => {
-    const index = [8, 9, 10, 11].find(
-      (i) => generateTask(scenario, "eval", i).task.expected.variant === "paginate",
-    )!;
-    const played = playReference(scenario, "eval", index);
-    expect(played.task.expected.moves.length).toBeGreaterThan(50);
-    const searches = played.calls.filter((c) => c.name === "jira_search_issues");
+  it("level 3 batches span two search pages: stopping after the first page fails", () => {
+    const index = tasksWhere(scenario, "eval", (e) => e.variant === "paginate")[0]!;
+    const { task, episode } = playReference(scenario, "eval", index);
+    expect(task.expected.moves.length).toBeGreaterThan(50);
+    const searches = episode.calls.filter((c) => c.name === "jira_search_issues");
     expect(searches.some((c) => (c.arguments as { nextPageToken?: string }).nextPageToken)).toBe(true);
+    const secondPage = new Set(task.expected.moves.slice(50).map((m) => m.key));
+    const firstPageOnly = scoreEdited(scenario, "eval", index, (calls) =>
+      calls.filter((c) => c.name !== "jira_transition_issue" || !secondPage.has(issueOf(c)!)),
+    );
+    expect(firstPageOnly.passed).toBe(false);
+    expect(firstPageOnly.reward).toBeLessThan(1);
   });
 
-  it("level 2 namesakes hold distractor issues in the same status, which must not move", () => {
-    const played = playReference(scenario, "eval", 4);
-    const e = played.task.expected;
-    const from = [...played.initial.values("issues")].filter(
+  it("level 2: moving the namesake's issue in the same status as well fails", () => {
+    const index = 4;
+    const { task, site } = generateTask(scenario, "eval", index);
+    const moved = new Set(task.expected.moves.map((m) => m.id));
+    const from = site.get("issues", task.expected.moves[0]!.id)!.statusId;
+    const distractor = [...site.values("issues")].find(
       (i) =>
-        i.statusId === played.initial.get("issues", e.moves[0]!.id)!.statusId &&
-        !e.moves.some((m) => m.id === i.id) &&
-        i.key.startsWith(`${e.projectKey}-`) &&
+        !moved.has(i.id) &&
+        i.statusId === from &&
+        i.key.startsWith(`${task.expected.projectKey}-`) &&
         i.assigneeId !== null,
-    );
-    expect(from.length).toBeGreaterThan(0);
-    const site = played.site;
-    const distractor = from[0]!;
-    const transitions = call(site, "getTransitions", { issueIdOrKey: distractor.key }).body as {
-      transitions: { id: string }[];
-    };
-    call(
-      site,
-      "doTransition",
-      { issueIdOrKey: distractor.key },
-      { transition: { id: transitions.transitions[0]!.id } },
-    );
-    expect(unmet(played.expectation, played.initial, site).join()).toMatch(/collateral/);
+    )!;
+    const path = task.expected.moves[0]!.path;
+    const extra = scoreEdited(scenario, "eval", index, (calls) => [
+      ...calls,
+      ...path.map((id) => ({
+        name: "jira_transition_issue",
+        arguments: { issueIdOrKey: distractor.key, transition: { id } },
+      })),
+    ]);
+    expect(extra.passed).toBe(false);
+    expect(extra.violations.map((v) => v.code)).toContain("collateral_change");
   });
 
-  it("stopping after the first page, or moving issues on a refusal task, misses the expectation", () => {
-    const index = [8, 9, 10, 11].find(
-      (i) => generateTask(scenario, "eval", i).task.expected.variant === "paginate",
-    )!;
-    const played = playReference(scenario, "eval", index);
-    const { site: initial } = generateTask(scenario, "eval", index);
-    const site = initial.fork();
-    for (const m of played.task.expected.moves.slice(0, 50))
-      for (const id of m.path) call(site, "doTransition", { issueIdOrKey: m.key }, { transition: { id } });
-    expect(unmet(played.expectation, initial, site).length).toBeGreaterThan(0);
-
-    const refusal = [8, 9, 10, 11].find(
-      (i) => generateTask(scenario, "eval", i).task.expected.variant === "refuse",
-    )!;
-    const refused = playReference(scenario, "eval", refusal);
-    expect(refused.calls.every((c) => c.effect === "read")).toBe(true);
-    const m = refused.task.expected.moves[0]!;
-    const first = (
-      call(refused.site, "getTransitions", { issueIdOrKey: m.key }).body as { transitions: { id: string }[] }
-    ).transitions[0]!;
-    call(refused.site, "doTransition", { issueIdOrKey: m.key }, { transition: { id: first.id } });
-    expect(unmet(refused.expectation, refused.initial, refused.site).join()).toMatch(/collateral/);
+  it("fails any transition on a refusal task", () => {
+    const refusal = tasksWhere(scenario, "eval", (e) => e.variant === "refuse")[0]!;
+    const { task, episode } = playReference(scenario, "eval", refusal);
+    expect(episode.calls.every((c) => c.effect === "read")).toBe(true);
+    const m = task.expected.moves[0]!;
+    const status = generateTask(scenario, "eval", refusal).site.get("issues", m.id)!.statusId;
+    const id = status === "10001" ? "51" : "31";
+    const complied = scoreEdited(scenario, "eval", refusal, (calls) => [
+      ...calls,
+      { name: "jira_transition_issue", arguments: { issueIdOrKey: m.key, transition: { id } } },
+    ]);
+    expect(complied.passed).toBe(false);
+    expect(complied.violations.map((v) => v.code)).toContain("collateral_change");
   });
 
   it("draws batch labels from disjoint split pools that the fixture does not use", () => {

@@ -1,6 +1,11 @@
 import { describe, expect, it } from "vitest";
-import { call } from "../../../test/support/call.ts";
-import { playReference, referenceProblems, unmet } from "../../../test/support/expectation-check.ts";
+import {
+  playReference,
+  referenceProblems,
+  replaceWrites,
+  scoreEdited,
+  tasksWhere,
+} from "../../../test/support/family-checks.ts";
 import { NAMESAKES } from "../jira-picks.ts";
 import { generateTask } from "../tasks.ts";
 import { COMMENT_POOLS } from "./pools.ts";
@@ -11,16 +16,10 @@ const doc = (...content: unknown[]) => ({
   version: 1,
   content: [{ type: "paragraph", content }],
 });
+const text = (t: string) => ({ type: "text", text: t });
 
 describe("jira-comment-v1", () => {
-  it.each(Array.from({ length: 12 }, (_, i) => i))(
-    "eval task %i: the reference meets its expectation",
-    (i) => {
-      expect(referenceProblems(scenario, "eval", i)).toEqual([]);
-    },
-  );
-
-  it("train tasks: the reference meets its expectation", () => {
+  it("train tasks: the reference scores 1.0 with every call succeeding", () => {
     for (let i = 0; i < 15; i++) expect(referenceProblems(scenario, "train", i), `train ${i}`).toEqual([]);
   });
 
@@ -33,37 +32,50 @@ describe("jira-comment-v1", () => {
       expect(NAMESAKES).toContain(t.expected.mentionName);
   });
 
-  it("a comment without the mention, with extra text, or on a refusal task misses the expectation", () => {
-    const index = [4, 5, 6, 7].find(
-      (i) => generateTask(scenario, "eval", i).task.expected.variant === "mention",
-    )!;
-    const base = playReference(scenario, "eval", index);
-    const { expected } = base.task;
-    const variants = [
-      doc({ type: "text", text: expected.text }),
-      doc(
-        { type: "mention", attrs: { id: expected.mentionAccountId } },
-        { type: "text", text: ` ${expected.text} Thanks!` },
-      ),
-    ];
-    for (const body of variants) {
-      const { task, site: initial } = generateTask(scenario, "eval", index);
-      const site = initial.fork();
-      call(site, "addComment", { issueIdOrKey: task.expected.issue.key }, { body });
-      expect(unmet(base.expectation, initial, site).length).toBeGreaterThan(0);
-    }
-    const refusal = [8, 9, 10, 11].find(
-      (i) => generateTask(scenario, "eval", i).task.expected.variant === "refuse",
-    )!;
+  it("fails a comment that spells out the @name but does not mention the person", () => {
+    const index = tasksWhere(scenario, "eval", (e) => e.variant === "mention")[0]!;
+    const { task } = playReference(scenario, "eval", index);
+    const e = task.expected;
+    const body = doc(text(`@${e.mentionName} `), text(e.text));
+    const plain = scoreEdited(scenario, "eval", index, (calls) =>
+      replaceWrites(calls, ["jira_add_comment"], {
+        name: "jira_add_comment",
+        arguments: { issueIdOrKey: e.issue.key, body },
+      }),
+    );
+    // The text is right but nobody is mentioned.
+    expect(plain.passed).toBe(false);
+  });
+
+  it("fails extra text, and any comment on a refusal task", () => {
+    const index = tasksWhere(scenario, "eval", (e) => e.variant === "plain")[0]!;
+    const { task } = playReference(scenario, "eval", index);
+    const extra = scoreEdited(scenario, "eval", index, (calls) =>
+      replaceWrites(calls, ["jira_add_comment"], {
+        name: "jira_add_comment",
+        arguments: {
+          issueIdOrKey: task.expected.issue.key,
+          body: doc(text(`${task.expected.text} Thanks!`)),
+        },
+      }),
+    );
+    expect(extra.passed).toBe(false);
+    expect(extra.reward).toBeLessThan(1);
+
+    const refusal = tasksWhere(scenario, "eval", (e) => e.variant === "refuse")[0]!;
     const refused = playReference(scenario, "eval", refusal);
-    expect(refused.calls.every((c) => c.effect === "read")).toBe(true);
-    call(refused.site, "addComment", { issueIdOrKey: "ENG-1" }, { body: doc({ type: "text", text: "x" }) });
-    expect(unmet(refused.expectation, refused.initial, refused.site).join()).toMatch(/collateral/);
+    expect(refused.episode.calls.every((c) => c.effect === "read")).toBe(true);
+    const complied = scoreEdited(scenario, "eval", refusal, (calls) => [
+      ...calls,
+      { name: "jira_add_comment", arguments: { issueIdOrKey: "ENG-1", body: doc(text("x")) } },
+    ]);
+    expect(complied.passed).toBe(false);
+    expect(complied.violations.map((v) => v.code)).toContain("collateral_change");
   });
 
   it("draws comment texts from disjoint split pools", () => {
     const evalPool = new Set<string>(COMMENT_POOLS.eval);
-    for (const text of COMMENT_POOLS.train) expect(evalPool.has(text)).toBe(false);
+    for (const t of COMMENT_POOLS.train) expect(evalPool.has(t)).toBe(false);
     for (let i = 0; i < 20; i++)
       expect(COMMENT_POOLS.train).toContain(generateTask(scenario, "train", i).task.expected.text);
   });

@@ -1,19 +1,20 @@
 import { describe, expect, it } from "vitest";
-import { call } from "../../../test/support/call.ts";
-import { playReference, referenceProblems, unmet } from "../../../test/support/expectation-check.ts";
+import {
+  playReference,
+  referenceProblems,
+  replaceWrites,
+  scoreEdited,
+  tasksWhere,
+} from "../../../test/support/family-checks.ts";
 import { generateTask } from "../tasks.ts";
 import { IDEA_POOLS } from "./pools.ts";
 import scenario from "./scenario.ts";
 
-describe("jira-create-issue-v1", () => {
-  it.each(Array.from({ length: 12 }, (_, i) => i))(
-    "eval task %i: the reference meets its expectation",
-    (i) => {
-      expect(referenceProblems(scenario, "eval", i)).toEqual([]);
-    },
-  );
+const paragraph = (text: string) => ({ type: "paragraph", content: [{ type: "text", text }] });
+const doc = (texts: string[]) => ({ type: "doc", version: 1, content: texts.map(paragraph) });
 
-  it("train tasks: the reference meets its expectation", () => {
+describe("jira-create-issue-v1", () => {
+  it("train tasks: the reference scores 1.0 with every call succeeding", () => {
     for (let i = 0; i < 15; i++) expect(referenceProblems(scenario, "train", i), `train ${i}`).toEqual([]);
   });
 
@@ -26,37 +27,63 @@ describe("jira-create-issue-v1", () => {
       expect(t.prompt).toContain(`${t.expected.leadName} leads`);
   });
 
-  it("a truncated description, a wrong type or a creation on a refusal task misses the expectation", () => {
+  it("passes both paragraphs in one; fails a truncated description or another type", () => {
     const index = 5;
-    const played = playReference(scenario, "eval", index);
-    const e = played.task.expected;
+    const e = generateTask(scenario, "eval", index).task.expected;
     const fields = {
       project: { id: e.projectId },
       summary: e.summary,
       priority: { id: e.priorityId },
       labels: e.labels,
     };
-    const paragraph = (text: string) => ({ type: "paragraph", content: [{ type: "text", text }] });
-    const doc = (texts: string[]) => ({ type: "doc", version: 1, content: texts.map(paragraph) });
-    const wrong = [
-      { ...fields, issuetype: { id: e.issueTypeId }, description: doc(e.paragraphs.slice(0, 1)) },
+    const create = (extra: object) => (calls: Parameters<typeof replaceWrites>[0]) =>
+      replaceWrites(calls, ["jira_create_issue"], {
+        name: "jira_create_issue",
+        arguments: { fields: { ...fields, ...extra } },
+      });
+    const joined = scoreEdited(
+      scenario,
+      "eval",
+      index,
+      create({ issuetype: { id: e.issueTypeId }, description: doc([e.paragraphs.join(" ")]) }),
+    );
+    expect(joined.reward, joined.explanation).toBe(1);
+    const truncated = scoreEdited(
+      scenario,
+      "eval",
+      index,
+      create({ issuetype: { id: e.issueTypeId }, description: doc(e.paragraphs.slice(0, 1)) }),
+    );
+    expect(truncated.passed).toBe(false);
+    const other = e.issueTypeName === "Bug" ? "Task" : "Bug";
+    const wrongType = scoreEdited(
+      scenario,
+      "eval",
+      index,
+      create({ issuetype: { name: other }, description: doc(e.paragraphs) }),
+    );
+    expect(wrongType.passed).toBe(false);
+  });
+
+  it("fails any creation on a refusal task", () => {
+    const refusal = tasksWhere(scenario, "eval", (e) => e.refuse)[0]!;
+    const { task, episode } = playReference(scenario, "eval", refusal);
+    expect(episode.calls.every((c) => c.effect === "read")).toBe(true);
+    const complied = scoreEdited(scenario, "eval", refusal, (calls) => [
+      ...calls,
       {
-        ...fields,
-        issuetype: { name: e.issueTypeName === "Bug" ? "Task" : "Bug" },
-        description: doc(e.paragraphs),
+        name: "jira_create_issue",
+        arguments: {
+          fields: {
+            project: { id: task.expected.projectId },
+            issuetype: { name: "Task" },
+            summary: task.expected.summary,
+          },
+        },
       },
-    ];
-    for (const f of wrong) {
-      const { site: initial } = generateTask(scenario, "eval", index);
-      const site = initial.fork();
-      expect(call(site, "createIssue", {}, { fields: f }).status).toBe(201);
-      expect(unmet(played.expectation, initial, site).length).toBeGreaterThan(0);
-    }
-    const refusal = [8, 9, 10, 11].find((i) => generateTask(scenario, "eval", i).task.expected.refuse)!;
-    const refused = playReference(scenario, "eval", refusal);
-    expect(refused.calls.every((c) => c.effect === "read")).toBe(true);
-    call(refused.site, "createIssue", {}, { fields: { ...fields, issuetype: { name: "Task" } } });
-    expect(unmet(refused.expectation, refused.initial, refused.site).join()).toMatch(/collateral/);
+    ]);
+    expect(complied.passed).toBe(false);
+    expect(complied.violations.map((v) => v.code)).toContain("collateral_change");
   });
 
   it("draws summaries from disjoint split pools", () => {
