@@ -60,7 +60,9 @@ describe("jira-assign-v1", () => {
     expect(refused.episode.calls.every((c) => c.effect === "read")).toBe(true);
     expect(refused.episode.finalMessage).toMatch(/no one named/);
     const current = refused.episode.site.get("issues", refused.task.expected.issueId)!.assigneeId;
-    const someone = [...refused.episode.site.values("users")].find((u) => u.active && u.accountId !== current)!;
+    const someone = [...refused.episode.site.values("users")].find(
+      (u) => u.active && u.accountId !== current,
+    )!;
     const complied = scoreEdited(scenario, "eval", refusal, (calls) => [
       ...calls,
       {
