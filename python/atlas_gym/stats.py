@@ -1,7 +1,7 @@
 """Pure training statistics: the per-step reward summary written to training_log.jsonl and the
 early-stopping rule. No torch, no TRL: these are plain functions over the rewards the env server gave.
 
-Groups follow GRPO (see ../shared/reference/rl-integration.md §5): the rewards of one step arrive in
+Groups follow GRPO (group-relative advantages, docs/training.md): the rewards of one step arrive in
 TRL's sample order, where the G completions of one prompt are consecutive, so group k is
 rewards[k*G:(k+1)*G]. A reward of None (no score: the session was gone) is left out, as TRL does with NaN.
 """

@@ -65,6 +65,9 @@ describe("runEpisode", () => {
     });
     expect(trace.truncation).toBeUndefined();
     expect(trace.score.violations.map((v) => v.code)).toContain("missing_mutation");
+    // The task's expectation travels with the episode (episodes.jsonl), as plain data.
+    expect(JSON.parse(JSON.stringify(trace)).expectation).toEqual(episode().expectation);
+    expect(trace.expectation?.entities.length).toBeGreaterThan(0);
   });
 
   it("says nothing about the scenario in the system prompt", () => {

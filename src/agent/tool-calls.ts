@@ -22,6 +22,3 @@ export function argumentsText(args: unknown): string {
   if (typeof args === "string") return args;
   return JSON.stringify(args ?? {});
 }
-
-/** An empty assistant message (what a failed request produced). */
-export const emptyAssistant = (): ChatMessage => ({ role: "assistant", content: null });

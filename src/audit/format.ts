@@ -1,5 +1,6 @@
-/** Renders a reward audit as a plain-text report for the terminal. */
+/** Renders a reward audit (and its probes) as a plain-text report for the terminal. */
 import type { ScenarioAudit } from "./run-audit.ts";
+import type { ProbeAudit, ProbeResult } from "./run-probes.ts";
 
 export function formatAudit(audits: readonly ScenarioAudit[]): string {
   const lines: string[] = [];
@@ -17,6 +18,23 @@ export function formatAudit(audits: readonly ScenarioAudit[]): string {
     for (const warning of a.saturationWarnings) lines.push(`  WARNING saturation: ${warning}`);
     const paper = a.worstFailing.paper;
     if (paper) lines.push(`  near miss explained:\n${paper.explanation.replace(/^/gm, "    ")}`);
+  }
+  return lines.join("\n");
+}
+
+/** Probes per scenario: false passes and false fails, each named with its task and what it did. */
+export function formatProbes(audits: readonly ProbeAudit[]): string {
+  const lines = ["Probes generated from each task's expectation (must fail / must pass):"];
+  const row = (r: ProbeResult) =>
+    `    ${r.task}  ${r.kind}: ${r.detail}  (paper ${r.paper.toFixed(3)}, gated ${r.gated.toFixed(3)}, ${r.passed ? "passed" : "failed"})`;
+  for (const a of audits) {
+    const judged = a.results.filter((r) => !r.void);
+    const fails = judged.filter((r) => r.must === "fail").length;
+    lines.push(
+      `  ${a.scenario}: ${a.tasks} tasks, ${a.results.length} probes (${fails} must fail, ${judged.length - fails} must pass, ${a.results.length - judged.length} void: the API normalised the value); false passes ${a.falsePasses.length}, false fails ${a.falseFails.length}; highest paper reward of a failing probe ${a.worstFailingPaper.toFixed(3)}`,
+    );
+    for (const r of a.falsePasses.slice(0, 5)) lines.push(`   FALSE PASS${row(r)}`);
+    for (const r of a.falseFails.slice(0, 5)) lines.push(`   FALSE FAIL${row(r)}`);
   }
   return lines.join("\n");
 }

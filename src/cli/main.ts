@@ -6,6 +6,7 @@ import { Command } from "commander";
 import { AtlasGymError } from "../errors.ts";
 import { registerAuditReward } from "./commands/audit-reward.ts";
 import { registerCompare } from "./commands/compare.ts";
+import { registerDocs } from "./commands/docs.ts";
 import { registerEval } from "./commands/eval.ts";
 import { registerExport } from "./commands/export.ts";
 import { registerMcp } from "./commands/mcp.ts";
@@ -29,6 +30,7 @@ registerCompare(program);
 registerExport(program);
 registerTrain(program);
 registerReport(program);
+registerDocs(program);
 
 try {
   await program.parseAsync(process.argv);

@@ -21,10 +21,19 @@ export const PAPER_FAILURES = [
 
 /**
  * Every failure counted: the paper's, then the other violation codes that explain a failure on their
- * own (a do-nothing agent shows only `missing_mutation`). `state_mismatch` is the verdict itself and
- * shows in the pass rate instead.
+ * own (a do-nothing agent shows only `missing_mutation`; the reward engine's `wrong_value`,
+ * `reverted_mutation`, `wasted_mutation` and `no_final_answer` for refusals). The state verdict itself
+ * shows in the pass rate.
  */
-export const FAILURE_CODES = [...PAPER_FAILURES, "missing_mutation", "disallowed_tool"] as const;
+export const FAILURE_CODES = [
+  ...PAPER_FAILURES,
+  "missing_mutation",
+  "disallowed_tool",
+  "wrong_value",
+  "reverted_mutation",
+  "wasted_mutation",
+  "no_final_answer",
+] as const;
 export type FailureCode = (typeof FAILURE_CODES)[number];
 
 /** What the metrics need to know about one episode. */

@@ -71,7 +71,10 @@ export function addSessionRoutes(app: Hono, store: SessionStore, tasks: TaskSour
     const session = store.get(c.req.param("sid"));
     const body = await readJson(c, scoreBody, {});
     const score = await session.run((episode) => {
-      if (body.final_message !== undefined) session.finalMessage = body.final_message;
+      if (body.final_message !== undefined) {
+        session.finalMessage = body.final_message;
+        episode.finish(body.final_message);
+      }
       return episode.score(body.mode);
     });
     return c.json({
@@ -104,6 +107,7 @@ function traceOf(session: Session) {
     task_id: episode.task.id,
     scenario: episode.scenario.id,
     budget: episode.expectation.budget,
+    expectation: episode.expectation,
     final_message: session.finalMessage,
     calls: episode.calls.map((call, i) => traceCall(call, i)),
   };

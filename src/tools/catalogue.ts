@@ -127,8 +127,3 @@ export function defaultTools(): ReadonlyMap<string, Tool> {
   defaults ??= new Map(DEFAULT_TOOL_SPECS.map((spec) => [spec.name, defineTool(spec)]));
   return defaults;
 }
-
-/** Every tool name of every tool set (a call to one that a task does not offer is "disallowed", not "hallucinated"). */
-export function knownToolNames(): ReadonlySet<string> {
-  return new Set(defaultTools().keys());
-}

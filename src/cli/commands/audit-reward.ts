@@ -1,4 +1,8 @@
-/** `atlas-gym audit-reward`: checks the rewards for holes with scripted policies and seeded perturbations. */
+/**
+ * `atlas-gym audit-reward`: checks the rewards for holes with scripted policies, seeded perturbations
+ * and the probes generated from each task's Expectation (false passes and false fails per scenario;
+ * exit code 2 when there is any, or a saturation warning).
+ */
 import type { Command } from "commander";
 import { parseIntegerOption } from "../options.ts";
 
@@ -36,13 +40,21 @@ export function registerAuditReward(program: Command): void {
       const { SCENARIOS, findScenario } = await import("../../scenarios/index.ts");
       const { tasksFor } = await import("../../scenarios/frozen.ts");
       const { auditScenario } = await import("../../audit/run-audit.ts");
-      const { formatAudit } = await import("../../audit/format.ts");
+      const { probeScenario } = await import("../../audit/run-probes.ts");
+      const { formatAudit, formatProbes } = await import("../../audit/format.ts");
       const { UsageError } = await import("../../errors.ts");
       if (options.split !== "eval" && options.split !== "train")
         throw new UsageError("--split must be eval or train");
       const scenarios = options.scenario === "all" ? SCENARIOS : [findScenario(options.scenario)];
       const audits = scenarios.map((s) => auditScenario(s, tasksFor(s, options.split, options.n), options));
-      console.log(options.json ? JSON.stringify(audits, null, 2) : formatAudit(audits));
-      if (audits.some((a) => a.saturationWarnings.length > 0)) process.exitCode = 2;
+      const probes = scenarios.map((s) => probeScenario(s, tasksFor(s, options.split, options.n)));
+      const summary = probes.map(({ results, ...rest }) => ({ ...rest, probes: results.length }));
+      console.log(
+        options.json
+          ? JSON.stringify({ audits, probes: summary }, null, 2)
+          : `${formatAudit(audits)}\n\n${formatProbes(probes)}`,
+      );
+      const holes = probes.some((p) => p.falsePasses.length + p.falseFails.length > 0);
+      if (holes || audits.some((a) => a.saturationWarnings.length > 0)) process.exitCode = 2;
     });
 }

@@ -47,10 +47,6 @@ export function validateAdf(value: unknown): string | null {
   return null;
 }
 
-export function isAdfDocument(value: unknown): value is AdfDocument {
-  return validateAdf(value) === null;
-}
-
 function validateNode(node: unknown, path: string, level: "block" | "inline" | "child"): string | null {
   if (typeof node !== "object" || node === null || typeof (node as AdfNode).type !== "string") {
     return `Invalid ADF: ${path} must be a node object with a type.`;

@@ -53,15 +53,3 @@ export function selectFieldIds(
   }
   return available.filter((k) => include.has(k) && !exclude.has(k));
 }
-
-/** Picks the fields a request asked for from a fully presented field map. */
-export function selectFields(
-  all: Record<string, unknown>,
-  requested: string[] | undefined,
-  fallback: string,
-): Record<string, unknown> {
-  const picked: Record<string, unknown> = {};
-  for (const key of selectFieldIds(Object.keys(all), requested, fallback))
-    if (Object.hasOwn(all, key)) picked[key] = all[key];
-  return picked;
-}

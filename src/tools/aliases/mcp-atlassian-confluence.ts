@@ -1,6 +1,5 @@
 /**
- * The Confluence tools of the community sooperset/mcp-atlassian server (../shared/reference/
- * atlassian-api.md §4.1): spaces by key, pages by id, URL or title + space key, page content in Markdown
+ * The Confluence tools of the community sooperset/mcp-atlassian server (tool surface: docs/mcp.md): spaces by key, pages by id, URL or title + space key, page content in Markdown
  * unless `content_format` says otherwise, updates that take the current version from the site, and one
  * label per confluence_add_label call. Keys and titles are resolved on the site, as the server does.
  * confluence_search takes CQL or plain text (searched as `text ~ "..."`, as the server turns a query

@@ -1,6 +1,6 @@
 /**
- * The Jira tools of the community sooperset/mcp-atlassian server (../shared/reference/atlassian-api.md
- * §4.1): `jira_*` names, flat snake_case arguments, comma-separated `fields`, JSON-text objects for
+ * The Jira tools of the community sooperset/mcp-atlassian server (tool surface: docs/mcp.md):
+ * `jira_*` names, flat snake_case arguments, comma-separated `fields`, JSON-text objects for
  * `fields` / `additional_fields`, Markdown for descriptions and comments, users by email or name and
  * transitions by id or name (resolved on the site, as the server does). Its richer options that would
  * need a second operation (a comment or transition inside jira_update_issue, attachments, worklogs) are

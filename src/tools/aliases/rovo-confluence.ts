@@ -1,6 +1,5 @@
 /**
- * The Confluence tools of Atlassian's Rovo (Remote) MCP server (../shared/reference/atlassian-api.md
- * §4.2): numeric space and page ids, page bodies in Markdown unless `contentFormat` says otherwise, and
+ * The Confluence tools of Atlassian's Rovo (Remote) MCP server (tool surface: docs/mcp.md): numeric space and page ids, page bodies in Markdown unless `contentFormat` says otherwise, and
  * updates that take the current version from the site (the server handles versions). Rovo has no label
  * tools, so scenarios that need Confluence labels are not covered by this set.
  */

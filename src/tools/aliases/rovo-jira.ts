@@ -1,6 +1,6 @@
 /**
  * The Jira tools of Atlassian's Rovo (Remote) MCP server, with its names and argument shapes
- * (../shared/reference/atlassian-api.md §4.2): camelCase arguments, a `cloudId` on every tool, Markdown
+ * (tool surface: docs/mcp.md): camelCase arguments, a `cloudId` on every tool, Markdown
  * for descriptions and comments unless `contentFormat` is `adf`, and issue types and parents by name/key.
  * Answers are the REST bodies of the operations they map to.
  */

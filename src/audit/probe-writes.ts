@@ -1,0 +1,172 @@
+/**
+ * Call-level probe edits of a reference script's writes: an unrequested field on a created record, an
+ * extra record, one label per call; and other legal routes of transitions to the same status.
+ */
+import type { Script } from "../agent/scripted/replay.ts";
+import type { Expectation } from "../reward/expectation.ts";
+import { TRANSITIONS } from "../sandbox/jira/catalog.ts";
+import type { Issue } from "../sandbox/jira/model.ts";
+import type { Site } from "../sandbox/site.ts";
+import type { ToolCallRequest } from "../tools/execute-tool.ts";
+import { isWrite } from "./probe-values.ts";
+
+export interface CallEdit {
+  kind: string;
+  detail: string;
+  must: "fail" | "pass";
+  script: Script;
+}
+
+type Args = Record<string, unknown>;
+
+/** Per write tool: edits of its arguments, each a must-fail or must-pass probe. */
+const EDITS: Record<
+  string,
+  { kind: string; detail: string; must: "fail" | "pass"; edit: (a: Args) => Args[] }[]
+> = {
+  jira_create_issue: [
+    {
+      kind: "unrequested field",
+      detail: "labels on the new issue",
+      must: "fail",
+      edit: (a) => [withFields(a, { labels: ["probe-extra"] })],
+    },
+    {
+      kind: "unrequested field",
+      detail: "a due date on the new issue",
+      must: "fail",
+      edit: (a) => [withFields(a, { duedate: "2031-01-15" })],
+    },
+    { kind: "extra entity", detail: "the issue created twice", must: "fail", edit: (a) => [a, a] },
+  ],
+  confluence_create_page: [
+    {
+      kind: "unrequested field",
+      detail: "the page created as a draft",
+      must: "fail",
+      edit: (a) => [{ ...a, status: "draft" }],
+    },
+    {
+      kind: "extra entity",
+      detail: "a second page",
+      must: "fail",
+      edit: (a) => [a, { ...a, title: `${a.title} (copy)` }],
+    },
+  ],
+  jira_create_remote_link: [
+    {
+      kind: "unrequested field",
+      detail: "a summary on the link",
+      must: "fail",
+      edit: (a) => [{ ...a, object: { ...(a.object as Args), summary: "probe" } }],
+    },
+    { kind: "extra entity", detail: "the link created twice", must: "fail", edit: (a) => [a, a] },
+  ],
+  confluence_add_page_labels: [
+    {
+      kind: "unrequested field",
+      detail: "labels with the prefix team",
+      must: "fail",
+      edit: (a) => [{ ...a, labels: labelsOf(a).map((l) => ({ ...l, prefix: "team" })) }],
+    },
+    {
+      kind: "extra entity",
+      detail: "an extra label",
+      must: "fail",
+      edit: (a) => [{ ...a, labels: [...labelsOf(a), { prefix: "global", name: "probe-extra" }] }],
+    },
+    {
+      kind: "one call per label",
+      detail: "each label in a call of its own",
+      must: "pass",
+      edit: (a) => labelsOf(a).map((l) => ({ ...a, labels: [l] })),
+    },
+  ],
+};
+
+const withFields = (a: Args, extra: Args) => ({ ...a, fields: { ...(a.fields as Args), ...extra } });
+const labelsOf = (a: Args) => (Array.isArray(a.labels) ? (a.labels as Args[]) : []);
+
+export function perCallEdits(reference: Script): CallEdit[] {
+  const edits: CallEdit[] = [];
+  reference.calls.forEach((c, i) => {
+    for (const e of EDITS[c.name] ?? []) {
+      const replaced = e.edit(c.arguments as Args).map((args) => ({ name: c.name, arguments: args }));
+      if (e.kind === "one call per label" && replaced.length < 2) continue;
+      const calls = [...reference.calls.slice(0, i), ...replaced, ...reference.calls.slice(i + 1)];
+      edits.push({ kind: e.kind, detail: e.detail, must: e.must, script: { ...reference, calls } });
+    }
+  });
+  return edits;
+}
+
+/**
+ * Other simple routes of transitions (up to three steps) from the issue's status to the expected one:
+ * the reference's transitions replaced by the route, the last step carrying the reference's fields.
+ */
+export function alternativeRoutes(
+  site: Site,
+  expectation: Expectation,
+  reference: Script,
+  to?: string,
+): { detail: string; script: Script }[] {
+  const entity = expectation.entities.find(
+    (e) => e.kind === "update" && e.table === "issues" && "statusId" in e.fields,
+  );
+  if (entity?.kind !== "update") return [];
+  const target = to ?? (entity.fields.statusId as { equals: string }).equals;
+  const issue = site.get("issues", entity.id) as Issue;
+  const steps = reference.calls
+    .map((c, i) => [c, i] as const)
+    .filter(([c]) => c.name === "jira_transition_issue");
+  if (steps.length === 0) return [];
+  const done = steps
+    .map(([c]) => String((c.arguments as { transition: { id: string } }).transition.id))
+    .join(">");
+  const last = steps.at(-1)![0].arguments as Args;
+  const routes = simpleRoutes(issue.statusId, target, 3).filter((r) => r.join(">") !== done);
+  const before = reference.calls.slice(0, steps[0]![1]);
+  const after = reference.calls.slice(steps.at(-1)![1] + 1).filter((c) => !isWrite(c));
+  return routes.slice(0, 2).map((route) => {
+    const moves: ToolCallRequest[] = route.map((id, k) => ({
+      name: "jira_transition_issue",
+      arguments: {
+        issueIdOrKey: last.issueIdOrKey,
+        transition: { id },
+        ...(k === route.length - 1 && last.fields ? { fields: last.fields } : {}),
+      },
+    }));
+    return {
+      detail: `transitions ${route.join(" → ")} instead of ${done.replace(/>/g, " → ")}`,
+      script: { ...reference, calls: [...before, ...moves, ...after] },
+    };
+  });
+}
+
+/** Routes to the statuses other than the expected one (each must fail). */
+export function wrongRoutes(
+  site: Site,
+  expectation: Expectation,
+  reference: Script,
+): { detail: string; script: Script }[] {
+  const entity = expectation.entities.find(
+    (e) => e.kind === "update" && e.table === "issues" && "statusId" in e.fields,
+  );
+  if (entity?.kind !== "update") return [];
+  const target = (entity.fields.statusId as { equals: string }).equals;
+  const from = (site.get("issues", entity.id) as Issue).statusId;
+  const others = [...new Set(TRANSITIONS.map((t) => t.to))].filter((s) => s !== target && s !== from);
+  return others.flatMap((status) => alternativeRoutes(site, expectation, reference, status).slice(0, 1));
+}
+
+function simpleRoutes(from: string, to: string, maxSteps: number): string[][] {
+  const routes: string[][] = [];
+  const walk = (status: string, route: string[], seen: Set<string>) => {
+    if (status === to && route.length > 0) return void routes.push(route);
+    if (route.length === maxSteps) return;
+    for (const t of TRANSITIONS.filter((x) => x.from.includes(status) && !seen.has(x.to)))
+      walk(t.to, [...route, t.id], new Set([...seen, t.to]));
+  };
+  walk(from, [], new Set([from]));
+  return routes.sort((a, b) => a.length - b.length);
+}

@@ -1,0 +1,248 @@
+/**
+ * Reward probes, generated mechanically from a task's Expectation and its reference script: traces that
+ * must not pass (each expected value perturbed: another case, cut short, extra text, hidden in markup, a
+ * look-alike record; an unrequested field on a created record, an extra record, a change made and
+ * reverted, a change nobody asked for) and traces that must pass (whitespace a reader cannot see,
+ * another representation, another legal route, validation by search then get, the REST surface).
+ */
+import type { Script } from "../agent/scripted/replay.ts";
+import type { Expectation } from "../reward/expectation.ts";
+import { storageToAdf } from "../sandbox/adf/storage-to-adf.ts";
+import type { Page } from "../sandbox/confluence/model.ts";
+import type { Issue } from "../sandbox/jira/model.ts";
+import type { Site } from "../sandbox/site.ts";
+import type { Scenario } from "../scenarios/define-scenario.ts";
+import type { ToolCallRequest } from "../tools/execute-tool.ts";
+import {
+  carries,
+  editWrites,
+  isWrite,
+  replaceText,
+  retarget,
+  spacedText,
+  tableOf,
+  wrongTexts,
+} from "./probe-values.ts";
+import { alternativeRoutes, perCallEdits, wrongRoutes } from "./probe-writes.ts";
+
+export interface Probe {
+  /** What kind of trace it is ("case", "look-alike", "alternative route"...). */
+  kind: string;
+  detail: string;
+  must: "fail" | "pass";
+  script: Script;
+  /** Run every call through the REST facade's path (recordOperation) instead of tool calls. */
+  rest?: boolean;
+  /** Run with the whole default catalogue (a must-fail probe may need tools the task does not offer). */
+  catalogue?: boolean;
+  /** A perturbed value: void when the API normalises it back (the end state is the reference's). */
+  value?: boolean;
+}
+
+const VALUE_KINDS = new Set(["case", "truncated", "extra text", "hidden markup", "look-alike"]);
+
+const call = (name: string, args: Record<string, unknown>): ToolCallRequest => ({ name, arguments: args });
+const firstWrite = (s: Script) => s.calls.findIndex(isWrite);
+
+export function generateProbes(
+  scenario: Scenario,
+  site: Site,
+  expectation: Expectation,
+  reference: Script,
+): Probe[] {
+  const probes: Probe[] = [];
+  const fail = (kind: string, detail: string, script: Script | null, catalogue = false) => {
+    if (script) probes.push({ kind, detail, must: "fail", script, catalogue, value: VALUE_KINDS.has(kind) });
+  };
+  const pass = (kind: string, detail: string, script: Script | null, rest = false) => {
+    if (script) probes.push({ kind, detail, must: "pass", script, rest });
+  };
+  const markup = (leaf: string) => leaf.trimStart().startsWith("<") || leaf.trimStart().startsWith('{"type"');
+
+  for (const entity of expectation.entities) {
+    if (entity.kind === "delete") continue;
+    if (entity.kind === "update")
+      fail(
+        "look-alike",
+        `${entity.ref} → a look-alike record`,
+        retarget(reference, site, entity.table, entity.id),
+      );
+    for (const [field, value] of Object.entries(entity.fields)) {
+      const where = `${entity.ref}.${field}`;
+      if ("equals" in value && typeof value.equals === "string" && /Id$/.test(field)) {
+        const table = tableOf(site, value.equals);
+        if (table)
+          fail(
+            "look-alike",
+            `${where} → a look-alike record`,
+            retarget(reference, site, table, value.equals),
+          );
+        continue;
+      }
+      if ("oneOf" in value) {
+        const form = value.oneOf.map(String).find((v) => carries(reference, v));
+        if (!form) continue;
+        fail(
+          "case",
+          `${where} in another case`,
+          editWrites(reference, (l) => (l === form ? form.toUpperCase() : undefined)),
+        );
+        fail(
+          "extra text",
+          `${where} with extra text`,
+          editWrites(reference, (l) => (l === form ? `${form}x` : undefined)),
+        );
+        const other = value.oneOf.map(String).find((v) => v !== form && v.includes("/x/"));
+        if (other)
+          pass(
+            "another accepted form",
+            `${where} as ${other}`,
+            editWrites(reference, (l) => (l === form ? other : undefined)),
+          );
+        continue;
+      }
+      const rich = "visibleText" in value || "includesText" in value;
+      const texts =
+        "equals" in value && typeof value.equals === "string"
+          ? [value.equals]
+          : "visibleText" in value
+            ? [value.visibleText]
+            : "includesText" in value
+              ? value.includesText
+              : "set" in value
+                ? value.set
+                : [];
+      for (const text of texts.filter((t) => carries(reference, t))) {
+        for (const wrong of wrongTexts(text))
+          fail(
+            wrong.name,
+            `${where}: ${JSON.stringify(wrong.value).slice(0, 60)}`,
+            replaceText(reference, text, wrong.value),
+          );
+        if (rich) {
+          const hidden =
+            "visibleText" in value
+              ? editWrites(reference, (l) =>
+                  markup(l) && l.includes(text.slice(0, 20))
+                    ? `<p>See below.</p><!-- ${text} -->`
+                    : undefined,
+                )
+              : editWrites(reference, (l) =>
+                  markup(l) && l.includes(text)
+                    ? l.split(text).join(`<span style="display: none">${text}</span>`)
+                    : undefined,
+                );
+          fail("hidden markup", `${where} hidden in markup`, hidden);
+        }
+        const spaced = spacedText(text, rich);
+        pass(
+          "whitespace",
+          `${where} with extra whitespace`,
+          editWrites(reference, (l) =>
+            rich
+              ? markup(l) && l.includes(text)
+                ? l.split(text).join(spaced)
+                : undefined
+              : l === text
+                ? spaced
+                : undefined,
+          ),
+        );
+      }
+    }
+  }
+  for (const edit of perCallEdits(reference))
+    (edit.must === "fail" ? fail : pass)(edit.kind, edit.detail, edit.script);
+  for (const route of alternativeRoutes(site, expectation, reference))
+    pass("alternative route", route.detail, route.script);
+  for (const route of wrongRoutes(site, expectation, reference))
+    fail("wrong value", route.detail, route.script);
+
+  const first = firstWrite(reference);
+  const target = expectation.validate.find(
+    (r): r is { table: "issues" | "pages"; id: string } => r.table === "issues" || r.table === "pages",
+  );
+  if (first >= 0 && target) {
+    const [make, undo] = changeAndUndo(site, target.table, target.id);
+    const insert = (calls: ToolCallRequest[]) => ({
+      ...reference,
+      calls: [...reference.calls.slice(0, first), ...calls, ...reference.calls.slice(first)],
+    });
+    fail(
+      "made and reverted",
+      `a change to ${target.table} ${target.id}, then undone`,
+      insert([make, undo]),
+      true,
+    );
+    fail("collateral", `a change to ${target.table} ${target.id} nobody asked for`, insert([make]), true);
+    const lookup = searchThenGet(scenario, site, target.table, target.id);
+    if (lookup)
+      pass("search then get", `validated by ${lookup.map((c) => c.name).join(" + ")}`, {
+        ...reference,
+        calls: [...lookup, ...reference.calls.slice(first)],
+      });
+  }
+  pass("REST surface", "every call through the REST facade", reference, true);
+  if (expectation.entities.some((e) => e.table === "pages"))
+    pass("another representation", "the page body as atlas_doc_format", adfBodies(reference));
+  return probes;
+}
+
+/** A change to a record (a label on an issue, a title on a page) and the call that undoes it. */
+function changeAndUndo(
+  site: Site,
+  table: "issues" | "pages",
+  id: string,
+): [ToolCallRequest, ToolCallRequest] {
+  if (table === "issues") {
+    const key = (site.get("issues", id) as Issue).key;
+    const edit = (op: string) =>
+      call("jira_edit_issue", { issueIdOrKey: key, update: { labels: [{ [op]: "probe-revert" }] } });
+    return [edit("add"), edit("remove")];
+  }
+  const page = site.get("pages", id) as Page;
+  const update = (title: string, number: number) =>
+    call("confluence_update_page", { id, status: page.status, title, body: page.body, version: { number } });
+  return [
+    update(`${page.title} (draft)`, page.version.number + 1),
+    update(page.title, page.version.number + 2),
+  ];
+}
+
+/** A search whose result holds the record, then a get of it, with tools the scenario offers. */
+function searchThenGet(
+  scenario: Scenario,
+  site: Site,
+  table: "issues" | "pages",
+  id: string,
+): ToolCallRequest[] | null {
+  const offers = (...names: string[]) => names.every((n) => scenario.tools.includes(n));
+  if (table === "issues" && offers("jira_search_issues", "jira_get_issue")) {
+    const key = (site.get("issues", id) as Issue).key;
+    return [
+      call("jira_search_issues", { jql: `key = ${key}`, fields: ["summary"] }),
+      call("jira_get_issue", { issueIdOrKey: key }),
+    ];
+  }
+  if (table === "pages" && offers("confluence_get_pages", "confluence_get_page")) {
+    const page = site.get("pages", id) as Page;
+    return [
+      call("confluence_get_pages", { "space-id": [page.spaceId], title: page.title }),
+      call("confluence_get_page", { id }),
+    ];
+  }
+  return null;
+}
+
+/** Page bodies written as storage, rewritten as the same document in atlas_doc_format. */
+function adfBodies(script: Script): Script | null {
+  let changed = false;
+  const calls = script.calls.map((c) => {
+    const args = c.arguments as { body?: { representation?: string; value?: string } };
+    if (c.name !== "confluence_create_page" || args.body?.representation !== "storage") return c;
+    changed = true;
+    const value = JSON.stringify(storageToAdf(args.body.value ?? ""));
+    return { ...c, arguments: { ...args, body: { representation: "atlas_doc_format", value } } };
+  });
+  return changed ? { ...script, calls } : null;
+}

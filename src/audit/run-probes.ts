@@ -1,0 +1,101 @@
+/**
+ * Runs reward probes through real episodes (tool calls, or the REST facade's recordOperation path) and
+ * judges each: a must-fail probe is a false pass when it passes the state check, earns more than 0.5
+ * gated or 0.8 paper; a must-pass probe is a false fail when it fails or earns under 0.9 paper.
+ */
+import { recordReference } from "../agent/scripted/replay.ts";
+import { executeOperation } from "../sandbox/execute.ts";
+import { AGENT_ACCOUNT_ID } from "../sandbox/fixtures/default-site.ts";
+import type { Scenario, Task } from "../scenarios/define-scenario.ts";
+import { createEpisode, DEFAULT_BASE_URL, type Episode } from "../scenarios/episode.ts";
+import { siteForTask } from "../scenarios/tasks.ts";
+import { defaultTools } from "../tools/catalogue.ts";
+import { generateProbes, type Probe } from "./probes.ts";
+
+export interface ProbeResult {
+  task: string;
+  kind: string;
+  detail: string;
+  must: "fail" | "pass";
+  passed: boolean;
+  paper: number;
+  gated: number;
+  /** Whether the reward judged the probe right. */
+  ok: boolean;
+  /** A perturbed value the API normalised back to the expected one (same end state): not judged. */
+  void: boolean;
+  explanation: string;
+}
+
+export interface ProbeAudit {
+  scenario: string;
+  tasks: number;
+  results: ProbeResult[];
+  falsePasses: ProbeResult[];
+  falseFails: ProbeResult[];
+  /** Highest paper reward of a must-fail probe. */
+  worstFailingPaper: number;
+}
+
+export function probeTask(scenario: Scenario, task: Task): ProbeResult[] {
+  const site = siteForTask(scenario, task);
+  const expectation = createEpisode(scenario, task, { initialSite: site }).expectation;
+  const reference = recordReference(scenario, task);
+  const expected = createEpisode(scenario, task, { initialSite: site });
+  play(expected, { kind: "reference", detail: "", must: "pass", script: reference });
+  const referenceState = expected.site.hash();
+  return generateProbes(scenario, site, expectation, reference).map((probe) => {
+    const episode = createEpisode(scenario, task, { initialSite: site });
+    play(episode, probe);
+    const isVoid = probe.value === true && episode.site.hash() === referenceState;
+    const paper = episode.score("paper");
+    const gated = episode.score("gated").reward;
+    const ok =
+      isVoid ||
+      (probe.must === "fail"
+        ? !paper.passed && gated <= 0.5 && paper.paperReward < 0.8
+        : paper.passed && paper.paperReward >= 0.9);
+    return {
+      task: task.id,
+      kind: probe.kind,
+      detail: probe.detail,
+      must: probe.must,
+      passed: paper.passed,
+      paper: paper.paperReward,
+      gated,
+      ok,
+      void: isVoid,
+      explanation: paper.explanation,
+    };
+  });
+}
+
+function play(episode: Episode, probe: Probe): void {
+  const catalogue = defaultTools();
+  const ctx = { baseUrl: DEFAULT_BASE_URL, accountId: AGENT_ACCOUNT_ID };
+  for (const call of probe.script.calls) {
+    if (probe.rest) {
+      const tool = catalogue.get(call.name)!;
+      const input = tool.toInput(structuredClone(call.arguments) as Record<string, unknown>, episode.site);
+      episode.recordOperation(
+        tool.operation,
+        input,
+        executeOperation(episode.site, tool.operation, input, ctx),
+      );
+    } else episode.step(structuredClone(call), probe.catalogue ? catalogue : undefined);
+  }
+  episode.finish(probe.script.final);
+}
+
+export function probeScenario(scenario: Scenario, tasks: readonly Task[]): ProbeAudit {
+  const results = tasks.flatMap((task) => probeTask(scenario, task));
+  const failing = results.filter((r) => r.must === "fail" && !r.void);
+  return {
+    scenario: scenario.id,
+    tasks: tasks.length,
+    results,
+    falsePasses: failing.filter((r) => !r.ok),
+    falseFails: results.filter((r) => r.must === "pass" && !r.ok),
+    worstFailingPaper: Math.max(0, ...failing.map((r) => r.paper)),
+  };
+}

@@ -1,0 +1,68 @@
+/**
+ * Generated reference: the tables in README.md and docs/ that come from the registries (operations,
+ * agent tools, scenarios), so they cannot drift. Each lives between `<!-- generated:NAME -->` and
+ * `<!-- /generated:NAME -->` markers; `atlas-gym docs --write` refreshes them and a test checks they are
+ * current.
+ */
+
+import { OPERATIONS } from "../sandbox/operations.ts";
+import { SCENARIOS } from "../scenarios/index.ts";
+import { DEFAULT_TOOL_SPECS } from "../tools/catalogue.ts";
+
+/** A generated section: its marker name, the files that hold it, and its content. */
+export interface GeneratedSection {
+  name: string;
+  files: readonly string[];
+  render(): string;
+}
+
+const row = (cells: readonly string[]) => `| ${cells.map((c) => c.replace(/\|/g, "\\|")).join(" | ")} |`;
+
+function table(header: readonly string[], rows: readonly (readonly string[])[]): string {
+  return [row(header), row(header.map(() => "---")), ...rows.map(row)].join("\n");
+}
+
+/** Every operation, by API, with the agent tool that calls it. */
+export function renderOperations(): string {
+  const tools = new Map<string, string[]>();
+  for (const t of DEFAULT_TOOL_SPECS) tools.set(t.operationId, [...(tools.get(t.operationId) ?? []), t.name]);
+  const rows = OPERATIONS.map((op) => [
+    op.api,
+    `\`${op.operationId}\``,
+    `\`${op.method} ${op.path}\``,
+    op.effect,
+    (tools.get(op.operationId) ?? []).map((n) => `\`${n}\``).join(", ") || "—",
+    op.summary,
+  ]);
+  return `${OPERATIONS.length} operations.\n\n${table(["API", "operationId", "method and path", "effect", "agent tool", "what it does"], rows)}`;
+}
+
+/** Every registered scenario with its levels, tools and what it tests. */
+export function renderScenarios(): string {
+  const rows = SCENARIOS.map((s) => [
+    `\`${s.id}\``,
+    (s.levels ?? [1, 2]).join(", "),
+    s.description,
+    s.tools.map((t) => `\`${t}\``).join(", "),
+  ]);
+  return table(["scenario", "levels", "the task", "tools offered"], rows);
+}
+
+export const GENERATED_SECTIONS: readonly GeneratedSection[] = [
+  { name: "operations", files: ["docs/site-and-apis.md"], render: renderOperations },
+  { name: "scenarios", files: ["README.md", "docs/scenarios-and-rewards.md"], render: renderScenarios },
+];
+
+/** `text` with every section's marked region replaced by its current content. */
+export function refreshSections(text: string, sections: readonly GeneratedSection[]): string {
+  let out = text;
+  for (const section of sections) {
+    const open = `<!-- generated:${section.name} -->`;
+    const close = `<!-- /generated:${section.name} -->`;
+    const start = out.indexOf(open);
+    const end = out.indexOf(close);
+    if (start < 0 || end < start) continue;
+    out = `${out.slice(0, start + open.length)}\n${section.render()}\n${out.slice(end)}`;
+  }
+  return out;
+}
