@@ -4,6 +4,7 @@
  * output and parse problems where they differ from the parsed message, and the reward explanation. Every model-provided text is escaped; long texts are clipped.
  */
 import type { ChatMessage, EpisodeTrace, PolicyTurn } from "../agent/types.ts";
+import { describeExpectation } from "../reward/describe-expectation.ts";
 import type { ToolCallResult } from "../tools/execute-tool.ts";
 import { clip, esc, pretty } from "./html.ts";
 
@@ -111,6 +112,7 @@ export function episodeHtml(trace: EpisodeTrace): string {
     ...trace.messages.map((m) =>
       messageHtml(m, observations, results, m.role === "assistant" ? answered.shift() : undefined),
     ),
+    trace.expectation ? `<h4>Expected end state</h4>${pre(describeExpectation(trace.expectation))}` : "",
     `<h4>Reward</h4>${pre(trace.score.explanation, "explanation")}`,
     "</details>",
   ].join("\n");

@@ -139,3 +139,28 @@ describe("eval reports", () => {
     expect(table).toMatch(/overall\s+4\s+0\.463/);
   });
 });
+
+describe("episode drill-down", () => {
+  it("shows what the task expected when the trace carries its expectation", async () => {
+    const { episodeHtml } = await import("./episode-html.ts");
+    const expectation = {
+      entities: [
+        {
+          kind: "update" as const,
+          ref: "issue",
+          label: "ENG-1 is in Done",
+          table: "issues" as const,
+          id: "10000",
+          fields: { statusId: { equals: "4" } },
+        },
+      ],
+      validate: [{ table: "issues" as const, id: "10000" }],
+      budget: 8,
+      points: { fields: 0.7, validate: 0.15, verify: 0.15 },
+    };
+    const html = episodeHtml({ ...makeTrace({}), expectation });
+    expect(html).toContain("Expected end state");
+    expect(html).toContain("statusId = &quot;4&quot;");
+    expect(episodeHtml(makeTrace({}))).not.toContain("Expected end state");
+  });
+});

@@ -75,14 +75,14 @@ export function comparableRecord<K extends TableName>(
   return out;
 }
 
-/** A field of a record by dotted path, as a comparable value (undefined when absent). */
-export function readField(table: TableName, record: unknown, field: string): unknown {
+/** A field of a stored record by dotted path (`object.url`), as stored; undefined when absent. */
+export function rawField(record: unknown, field: string): unknown {
   let current = record;
   for (const part of field.split(".")) {
     if (!isPlainObject(current)) return undefined;
     current = current[part];
   }
-  return comparableField(table, field, current);
+  return current;
 }
 
 const isPlainObject = (v: unknown): v is Record<string, unknown> =>

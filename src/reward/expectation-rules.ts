@@ -4,10 +4,11 @@
  * one field, and every requested field (and every delete) is an R1 check with positive points; refs are
  * unique; the expectation survives a JSON round trip unchanged (it is written to episodes.jsonl).
  */
+import { AtlasGymError } from "../errors.ts";
 import type { Expectation } from "./expectation.ts";
 
 /** Thrown when a scenario declares an expectation that breaks the rules. */
-export class ExpectationError extends Error {
+export class ExpectationError extends AtlasGymError {
   override name = "ExpectationError";
 }
 

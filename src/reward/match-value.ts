@@ -7,7 +7,7 @@ import type { TableName } from "../sandbox/site.ts";
 import { comparableField } from "./entity-fields.ts";
 import type { ExpectedValue } from "./expectation.ts";
 import { tableMatches } from "./rich-table.ts";
-import { mentionedAccounts, normalizeText } from "./visible-text.ts";
+import { mentionsOf, normalizeText } from "./visible-text.ts";
 
 /** Two comparable values are the same (strings normalised, numbers equal to their decimal string). */
 export function sameValue(a: unknown, b: unknown): boolean {
@@ -39,9 +39,11 @@ export function matchesExpected(
   }
   const text = typeof value === "string" ? normalizeText(value) : "";
   if ("includesText" in expected) return expected.includesText.every((t) => text.includes(normalizeText(t)));
-  if (text !== normalizeText(expected.visibleText)) return false;
   const mentions = expected.mentions;
-  return mentions === undefined || sameValue(mentionedAccounts(raw), [...new Set(mentions)].sort());
+  const sameMentions =
+    mentions === undefined ||
+    JSON.stringify(mentionsOf(raw)) === JSON.stringify([...new Set(mentions)].sort());
+  return text === normalizeText(expected.visibleText) && sameMentions;
 }
 
 /** An expected value in words, for explanations. */
@@ -52,7 +54,7 @@ export function describeExpected(expected: ExpectedValue): string {
   if ("table" in expected) return `a table with ${expected.table.rows.length} rows`;
   if ("includesText" in expected)
     return `visible text containing ${expected.includesText.map((t) => JSON.stringify(t)).join(" and ")}`;
-  const mentions = expected.mentions?.length ? ` mentioning ${expected.mentions.join(", ")}` : "";
+  const mentions = expected.mentions ? ` mentioning ${expected.mentions.join(", ")}` : "";
   return `visible text ${JSON.stringify(expected.visibleText)}${mentions}`;
 }
 

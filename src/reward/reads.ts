@@ -1,8 +1,10 @@
 /**
  * R2's reads: whether a successful read is about a given record. A read is about a record when its
  * request names it (an id or key among its path and query parameters) or its response holds it (an
- * object whose id, key or accountId is the record's); a search counts only by its response, so a search
- * for something else never validates.
+ * object that is that record: the issue, project or space with its key, the user with its accountId, the
+ * page, label, link or comment with its id and a field of its kind); a search counts only by its
+ * response, so a search for something else never validates. A record's owner counts too (a label's page,
+ * a remote link's or comment's issue).
  */
 import type { Site, TableName } from "../sandbox/site.ts";
 
@@ -17,28 +19,55 @@ export interface ReadCall {
   body: unknown;
 }
 
-/** The ids and keys a record is known by, and those of the record it belongs to (a label's page). */
-export function identities(site: Site, ref: RecordRef): string[] {
+/** How a record shows in a response: this field holds `value` (and the object has a field `shape`). */
+export interface Identity {
+  field: "id" | "key" | "accountId";
+  value: string;
+  shape?: string;
+}
+
+/** What a record's kind looks like in a response (a field every presented object of the table has). */
+const SHAPE: Partial<Record<TableName, string>> = {
+  pages: "title",
+  pageLabels: "name",
+  remoteLinks: "object",
+  comments: "body",
+  issueTypes: "name",
+};
+
+/** The identities of a record and of the records it belongs to (a label's page, a link's issue). */
+export function identities(site: Site, ref: RecordRef): Identity[] {
   const record = site.get(ref.table, ref.id) as Record<string, unknown> | undefined;
-  const own = [ref.id];
-  if (!record) return own;
-  for (const field of ["key", "accountId"])
-    if (typeof record[field] === "string") own.push(record[field] as string);
+  if (!record) return [{ field: "id", value: ref.id, shape: SHAPE[ref.table] }];
+  const own: Identity[] =
+    typeof record.key === "string"
+      ? [{ field: "key", value: record.key }]
+      : typeof record.accountId === "string"
+        ? [{ field: "accountId", value: record.accountId }]
+        : [
+            {
+              field: "id",
+              value: ref.table === "pageLabels" ? String(record.labelId) : ref.id,
+              shape: SHAPE[ref.table],
+            },
+          ];
   const owners: RecordRef[] = [];
   if (typeof record.issueId === "string") owners.push({ table: "issues", id: record.issueId });
   if (typeof record.pageId === "string") owners.push({ table: "pages", id: record.pageId });
-  if (ref.table === "pageLabels" && typeof record.labelId === "string") own.push(record.labelId);
-  return [...own, ...owners.flatMap((o) => identities(site, o))];
+  const named = typeof record.key === "string" ? [{ field: "id" as const, value: ref.id, shape: "key" }] : [];
+  return [...own, ...named, ...owners.flatMap((o) => identities(site, o))];
 }
 
 const norm = (v: unknown) => String(v).trim().toUpperCase();
 
 /** Whether a successful read's request names, or its response holds, one of these identities. */
-export function readIsAbout(call: ReadCall, ids: readonly string[]): boolean {
-  const wanted = new Set(ids.map(norm));
+export function readIsAbout(call: ReadCall, ids: readonly Identity[]): boolean {
   const isSearch = /search/i.test(call.operationId ?? "");
-  if (!isSearch && call.input && paramValues(call.input.params).some((v) => wanted.has(norm(v)))) return true;
-  return holds(call.body, wanted, 0);
+  if (!isSearch && call.input) {
+    const named = new Set(ids.map((i) => norm(i.value)));
+    if (paramValues(call.input.params).some((v) => named.has(norm(v)))) return true;
+  }
+  return holds(call.body, ids, 0);
 }
 
 function paramValues(params: Record<string, unknown>): string[] {
@@ -50,13 +79,17 @@ function paramValues(params: Record<string, unknown>): string[] {
   });
 }
 
-function holds(value: unknown, wanted: ReadonlySet<string>, depth: number): boolean {
+function holds(value: unknown, ids: readonly Identity[], depth: number): boolean {
   if (depth > 8 || value === null || typeof value !== "object") return false;
-  if (Array.isArray(value)) return value.some((v) => holds(v, wanted, depth + 1));
+  if (Array.isArray(value)) return value.some((v) => holds(v, ids, depth + 1));
   const o = value as Record<string, unknown>;
-  for (const field of ["id", "key", "accountId"]) {
-    const v = o[field];
-    if ((typeof v === "string" || typeof v === "number") && wanted.has(norm(v))) return true;
-  }
-  return Object.values(o).some((v) => holds(v, wanted, depth + 1));
+  const is = (i: Identity) => {
+    const v = o[i.field];
+    return (
+      (typeof v === "string" || typeof v === "number") &&
+      norm(v) === norm(i.value) &&
+      (!i.shape || i.shape in o)
+    );
+  };
+  return ids.some(is) || Object.values(o).some((v) => holds(v, ids, depth + 1));
 }

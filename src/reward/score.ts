@@ -11,8 +11,8 @@ import { type CallEffect, revertedMutations, setterOf, wastedWrites } from "./ef
 import type { Expectation } from "./expectation.ts";
 import { fieldPoints } from "./expectation-rules.ts";
 import { PENALTIES, type ViolationCode } from "./penalties.ts";
-import { identities, readIsAbout } from "./reads.ts";
-import { describeChange, judgeState } from "./verdict.ts";
+import { type Identity, identities, readIsAbout } from "./reads.ts";
+import { judgeState } from "./verdict.ts";
 
 export type { ViolationCode } from "./penalties.ts";
 
@@ -169,7 +169,7 @@ function r2(
   const refusal = x.refuse !== undefined;
   const first = effects[0]?.index ?? (refusal ? calls.length : -1);
   const last = effects.at(-1)?.index ?? calls.length;
-  const reads = (from: number, to: number, ids: string[]) =>
+  const reads = (from: number, to: number, ids: Identity[]) =>
     ids.length > 0 &&
     calls
       .slice(Math.max(0, from), Math.max(0, to))
@@ -211,5 +211,3 @@ function explain(s: Omit<Score, "explanation">): string {
   for (const v of s.violations) lines.push(`  R3 -${v.penalty.toFixed(3)} [${v.code}] ${v.message}`);
   return lines.join("\n");
 }
-
-export { describeChange };

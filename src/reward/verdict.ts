@@ -7,7 +7,7 @@
  */
 import type { RecordChange } from "../sandbox/diff.ts";
 import type { TableName } from "../sandbox/site.ts";
-import { comparableRecord } from "./entity-fields.ts";
+import { comparableRecord, rawField } from "./entity-fields.ts";
 import type { EntityExpectation, Expectation, ExpectedCreate } from "./expectation.ts";
 import { describeActual, describeExpected, matchesExpected, sameValue } from "./match-value.ts";
 
@@ -143,14 +143,14 @@ const after = (c: RecordChange): unknown => (c.kind === "deleted" ? undefined : 
 
 function fitOf(entity: ExpectedCreate, change: RecordChange): number {
   return Object.entries(entity.fields).filter(([field, expected]) =>
-    matchesExpected(expected, entity.table, field, readRaw(after(change), field)),
+    matchesExpected(expected, entity.table, field, rawField(after(change), field)),
   ).length;
 }
 
 function fieldResults(entity: EntityExpectation, change: RecordChange | null): FieldResult[] {
   if (entity.kind === "delete") return [];
   return Object.entries(entity.fields).map(([field, expected]) => {
-    const raw = change ? readRaw(after(change), field) : undefined;
+    const raw = change ? rawField(after(change), field) : undefined;
     const ok = change !== null && matchesExpected(expected, entity.table, field, raw);
     return {
       key: `${entity.ref}.${field}`,
@@ -214,15 +214,6 @@ function bookkeepingOnly(change: RecordChange): boolean {
   const a = comparableRecord(change.table, change.before as never);
   const b = comparableRecord(change.table, change.after as never);
   return [...new Set([...a.keys(), ...b.keys()])].every((k) => sameValue(a.get(k), b.get(k)));
-}
-
-function readRaw(record: unknown, field: string): unknown {
-  let current = record;
-  for (const part of field.split(".")) {
-    if (current === null || typeof current !== "object") return undefined;
-    current = (current as Record<string, unknown>)[part];
-  }
-  return current;
 }
 
 /** A one-line description of a change, for explanations. */

@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { matchesExpected } from "./match-value.ts";
 import { tableMatches } from "./rich-table.ts";
 import { richText, storageText } from "./visible-text.ts";
 
@@ -21,18 +22,19 @@ describe("visible text", () => {
     expect(storageText("<p>unclosed")).toBe("");
   });
 
-  it("reads a page body in either representation and an ADF field the same way", () => {
+  it("reads a page body in either representation and an ADF field the same way, mentions apart", () => {
     const doc = adf(
       para(text("Hello "), { type: "mention", attrs: { id: "a1", text: "@Ann" } }),
       para(text("Bye")),
     );
-    expect(richText({ representation: "atlas_doc_format", value: JSON.stringify(doc) })).toBe(
-      "Hello @Ann Bye",
-    );
-    expect(richText({ representation: "storage", value: "<p>Hello  @Ann</p>\n<p>Bye</p>" })).toBe(
-      "Hello @Ann Bye",
-    );
-    expect(richText(doc)).toBe("Hello @Ann Bye");
+    expect(richText({ representation: "atlas_doc_format", value: JSON.stringify(doc) })).toBe("Hello Bye");
+    const storage = '<p>Hello  <ac:link><ri:user ri:account-id="a1"/></ac:link></p>\n<p>Bye</p>';
+    expect(richText({ representation: "storage", value: storage })).toBe("Hello Bye");
+    expect(richText(doc)).toBe("Hello Bye");
+    const want = { visibleText: "Hello Bye", mentions: ["a1"] };
+    expect(matchesExpected(want, "pages", "body", { representation: "storage", value: storage })).toBe(true);
+    expect(matchesExpected(want, "comments", "body", doc)).toBe(true);
+    expect(matchesExpected({ ...want, mentions: ["b2"] }, "comments", "body", doc)).toBe(false);
     expect(richText(null)).toBe("");
   });
 

@@ -2,8 +2,9 @@
  * Visible text: what a reader sees of a rich-text value, whatever representation the API accepted (an
  * ADF document, a page body in storage XHTML or atlas_doc_format). Comments, processing instructions,
  * macro parameters, resource identifiers, placeholders, scripts, styles and hidden elements do not
- * count. Blocks are separated by a space; `normalizeText` then trims and collapses whitespace runs, the
- * one normalisation every comparison uses.
+ * count. User mentions count in neither representation (storage holds only an account id; an
+ * expectation checks them as `mentions`). Blocks are separated by a space; `normalizeText` then trims
+ * and collapses whitespace runs, the one normalisation every comparison uses.
  */
 import { adfToText } from "../sandbox/adf/text.ts";
 import type { AdfNode } from "../sandbox/adf/types.ts";
@@ -60,14 +61,15 @@ function isHidden(attrs: Record<string, string>): boolean {
   return style.includes("display:none") || style.includes("visibility:hidden");
 }
 
-/** The visible text of an ADF document (mentions by their display text). */
+/** The visible text of an ADF document (mentions left out, as in storage). */
 export function adfText(doc: unknown): string {
   if (!doc || typeof doc !== "object") return "";
   return normalizeText(adfToText(withMentionText(doc as AdfNode)));
 }
 
 function withMentionText(node: AdfNode): AdfNode {
-  if (node.type === "mention" || node.type === "emoji" || node.type === "date" || node.type === "status")
+  if (node.type === "mention") return { type: "text", text: " " };
+  if (node.type === "emoji" || node.type === "date" || node.type === "status")
     return { type: "text", text: String(node.attrs?.text ?? "") };
   if (node.type === "hardBreak") return { type: "text", text: " " };
   if (!node.content) return node;
@@ -98,27 +100,24 @@ export function richText(value: unknown): string {
   return body.type === "doc" ? adfText(value) : "";
 }
 
-/**
- * The account ids a rich-text value mentions, as a sorted set: ADF `mention` nodes, or `ri:user` account
- * ids in a storage body.
- */
-export function mentionedAccounts(value: unknown): string[] {
+/** The account ids a rich-text value mentions (ADF mention nodes, storage `ri:user` links), sorted. */
+export function mentionsOf(value: unknown): string[] {
   const ids = new Set<string>();
-  const walk = (node: AdfNode | undefined) => {
+  const fromAdf = (node: unknown) => {
     if (!node || typeof node !== "object") return;
-    if (node.type === "mention" && typeof node.attrs?.id === "string") ids.add(node.attrs.id);
-    for (const child of node.content ?? []) walk(child);
+    const n = node as AdfNode;
+    if (n.type === "mention" && typeof n.attrs?.id === "string") ids.add(n.attrs.id);
+    for (const child of n.content ?? []) fromAdf(child);
   };
   const body = value as { representation?: unknown; value?: unknown } | null;
-  if (body && typeof body.representation === "string" && typeof body.value === "string") {
-    if (body.representation === "storage")
-      for (const m of body.value.matchAll(/ri:account-id="([^"]+)"/g)) ids.add(m[1]!);
-    else
-      try {
-        walk(JSON.parse(body.value) as AdfNode);
-      } catch {
-        // unparseable atlas_doc_format mentions nobody
-      }
-  } else walk(value as AdfNode);
+  if (body && body.representation === "storage" && typeof body.value === "string") {
+    for (const m of body.value.matchAll(/ri:account-id\s*=\s*"([^"]+)"/g)) ids.add(m[1]!);
+  } else if (body && typeof body.representation === "string" && typeof body.value === "string") {
+    try {
+      fromAdf(JSON.parse(body.value));
+    } catch {
+      // not ADF: no mentions
+    }
+  } else fromAdf(value);
   return [...ids].sort();
 }
