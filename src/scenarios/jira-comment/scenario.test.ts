@@ -32,11 +32,11 @@ describe("jira-comment-v1", () => {
       expect(NAMESAKES).toContain(t.expected.mentionName);
   });
 
-  it("fails a comment that spells out the @name but does not mention the person", () => {
+  it("fails a comment with the right text that does not mention the person", () => {
     const index = tasksWhere(scenario, "eval", (e) => e.variant === "mention")[0]!;
     const { task } = playReference(scenario, "eval", index);
     const e = task.expected;
-    const body = doc(text(`@${e.mentionName} `), text(e.text));
+    const body = doc(text(e.text));
     const plain = scoreEdited(scenario, "eval", index, (calls) =>
       replaceWrites(calls, ["jira_add_comment"], {
         name: "jira_add_comment",

@@ -6,9 +6,8 @@
  * three names a person who has no issue in that project (but has some elsewhere): it must be refused, and
  * any comment is a collateral change.
  *
- * Expectation: one comment created on the issue whose visible text is the requested text (a mention
- * shows as "@Display Name", so mention tasks spell it out) and whose mentions are exactly the requested
- * person (none otherwise); reads of the issue validate. Points
+ * Expectation: one comment created on the issue whose visible text is the requested text (mentions are
+ * not visible text) and whose mentions are exactly the requested person (none otherwise); reads of the issue validate. Points
  * 0.7 / 0.15 / 0.15 (refusals 0.85 / 0.15 / 0). Budget: the reference's calls + 3.
  */
 import type { Expectation } from "../../reward/expectation.ts";
@@ -55,10 +54,10 @@ const PLAIN = [
 ];
 
 const MENTION = [
-  'Add a comment to {issue} that reads "@{person} {text}", where @{person} is a real mention of the user.',
-  'Comment on {issue} with "@{person} {text}" (make @{person} an @-mention of that person).',
-  'Please post "@{person} {text}" as a comment on {issue}; the @{person} part must mention them.',
-  'Leave a comment on {issue}: "@{person} {text}" — with {person} @-mentioned.',
+  'Add a comment to {issue} that mentions {person} and says "{text}"',
+  'Comment on {issue}, @-mentioning {person}: "{text}"',
+  'Please leave a comment on {issue} for {person} (mention them) with the text "{text}"',
+  'Post "{text}" as a comment on {issue} and mention {person} in it.',
 ];
 
 const cap = (text: string) => text.charAt(0).toUpperCase() + text.slice(1);
@@ -143,7 +142,7 @@ export default defineScenario<CommentExpected>({
           fields: {
             issueId: { equals: e.issueId },
             body: {
-              visibleText: e.mentionName ? `@${e.mentionName} ${e.text}` : e.text,
+              visibleText: e.text,
               mentions: e.mentionAccountId ? [e.mentionAccountId] : [],
             },
           },
