@@ -18,13 +18,13 @@ describe("jira-create-issue-v1", () => {
     for (let i = 0; i < 15; i++) expect(referenceProblems(scenario, "train", i), `train ${i}`).toEqual([]);
   });
 
-  it("level 3 finds the project through its lead, or refuses an issue type the project lacks", () => {
+  it("level 3 finds the project through one of its issues, or refuses an issue type the project lacks", () => {
     const tasks = [8, 9, 10, 11].map((i) => generateTask(scenario, "eval", i).task);
     expect(new Set(tasks.map((t) => (t.expected.refuse ? "refuse" : t.expected.projectRef)))).toEqual(
-      new Set(["lead", "refuse"]),
+      new Set(["issue", "refuse"]),
     );
     for (const t of tasks.filter((t) => !t.expected.refuse))
-      expect(t.prompt).toContain(`${t.expected.leadName} leads`);
+      expect(t.prompt).toContain(`holds the issue "${t.expected.anchorSummary}"`);
   });
 
   it("passes both paragraphs in one; fails a truncated description or another type", () => {

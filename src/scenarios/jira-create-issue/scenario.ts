@@ -3,7 +3,7 @@
  * description, a priority and labels. Level 1 names the project by key and gives a one-paragraph
  * description. Level 2 names the project by its name, gives two paragraphs, and an issue with the same
  * summary already exists in another project (it must not be taken for the new one). Level 3 names the project
- * by its lead ("the project Mei Tanaka leads": person → accountId → project); one task in three asks for
+ * by an issue it holds (JQL → issue → project key); one task in three asks for
  * an issue type the project does not have ("Incident"): it must be refused, and creating any issue is a
  * collateral change. Issue
  * type ids differ per project, so the type must be looked up in the project.
@@ -19,15 +19,15 @@ import type { Random } from "../../sandbox/random.ts";
 import type { Site } from "../../sandbox/site.ts";
 import { call, defineScenario } from "../define-scenario.ts";
 import { newLabels } from "../jira-edit-fields/pools.ts";
-import { accountIdOf } from "../jira-lookups.ts";
-import { topLevelIssues, userName, variantFor } from "../jira-picks.ts";
+import { searchAll } from "../jira-lookups.ts";
+import { jqlString, topLevelIssues, variantFor } from "../jira-picks.ts";
 import { fill } from "../prompts.ts";
 import { ideas } from "./pools.ts";
 
 /** Issue types no project here has (refusals). */
 const MISSING_TYPES = ["Incident", "Spike", "Improvement", "Change Request"];
 
-type ProjectRef = "key" | "name" | "lead";
+type ProjectRef = "key" | "name" | "issue";
 
 export interface CreateExpected {
   refuse: boolean;
@@ -35,7 +35,8 @@ export interface CreateExpected {
   projectId: string;
   projectKey: string;
   projectName: string;
-  leadName: string | null;
+  /** Level 3: the summary of an issue in the project (the prompt names the project by it). */
+  anchorSummary: string | null;
   issueTypeName: string;
   issueTypeId: string | null;
   summary: string;
@@ -55,11 +56,10 @@ const PROMPTS = [
 export default defineScenario<CreateExpected>({
   id: "jira-create-issue-v1",
   description:
-    "Create a Jira issue of a named type in a project given by key, name or lead, with summary, rich-text description, priority and labels; refuse an issue type the project lacks.",
+    "Create a Jira issue of a named type in a project given by key, name or one of its issues, with summary, rich-text description, priority and labels; refuse an issue type the project lacks.",
   tools: [
     "jira_search_projects",
-    "jira_get_project",
-    "jira_find_users",
+    "jira_search_issues",
     "jira_get_issue_types",
     "jira_create_issue",
     "jira_get_issue",
@@ -67,25 +67,27 @@ export default defineScenario<CreateExpected>({
   levels: [1, 2, 3],
   generate({ site, random, level, split, index }) {
     const refuse = level === 3 && variantFor(split, index, [false, false, true]);
-    const projectRef: ProjectRef = level === 1 ? "key" : level === 2 ? "name" : refuse ? "name" : "lead";
+    const projectRef: ProjectRef = level === 1 ? "key" : level === 2 ? "name" : refuse ? "name" : "issue";
     const projects = [...site.values("projects")];
-    const soleLeads = projects.filter(
-      (p) => projects.filter((o) => o.leadAccountId === p.leadAccountId).length === 1,
+    const project = random.pick(projects);
+    const issues = topLevelIssues(site);
+    const anchor = random.pick(
+      issues.filter(
+        (i) => i.projectId === project.id && issues.filter((o) => o.summary === i.summary).length === 1,
+      ),
     );
-    const project = random.pick(projectRef === "lead" && soleLeads.length > 0 ? soleLeads : projects);
     const [summary, ...paragraphs] = random.pick(ideas(split));
     const multi = level >= 2;
     const type = random.pick(refuse ? MISSING_TYPES : ["Task", "Bug", "Story"]);
     const priority = random.pick(PRIORITIES.filter((p) => p.id !== DEFAULT_PRIORITY_ID));
     const labels = random.shuffle(newLabels(split)).slice(0, random.int(1, 2));
-    const leadName = userName(site, project.leadAccountId);
     if (level === 2) addLookalike(site, random, project.id, summary!);
     const where =
       projectRef === "key"
         ? `project ${project.key}`
         : projectRef === "name"
           ? `the ${project.name} project`
-          : `the project that ${leadName} leads`;
+          : `the project that holds the issue "${anchor.summary}"`;
     const description = multi ? paragraphs.join(" ") : paragraphs[0]!;
     const prompt = fill(random.pick(PROMPTS), {
       type: type.toLowerCase(),
@@ -103,7 +105,7 @@ export default defineScenario<CreateExpected>({
         projectId: project.id,
         projectKey: project.key,
         projectName: project.name,
-        leadName: projectRef === "lead" ? leadName : null,
+        anchorSummary: projectRef === "issue" ? anchor.summary : null,
         issueTypeName: type,
         issueTypeId: refuse ? null : projectIssueTypes(site, project.id).find((t) => t.name === type)!.id,
         summary,
@@ -115,7 +117,7 @@ export default defineScenario<CreateExpected>({
     };
   },
   expect({ expected: e }): Expectation {
-    const lookups = e.projectRef === "lead" ? 2 : e.projectRef === "name" ? 1 : 0;
+    const lookups = e.projectRef === "key" ? 0 : 1;
     const budget = lookups + (e.refuse ? 1 : 3) + 3;
     if (e.refuse)
       return {
@@ -150,11 +152,9 @@ export default defineScenario<CreateExpected>({
   introduces: (e) => [e.summary, ...e.labels],
   *reference({ expected: e }) {
     let key = e.projectKey;
-    if (e.projectRef === "lead") {
-      const accountId = yield* accountIdOf(e.leadName!);
-      const found = yield call("jira_search_projects", { expand: ["lead"] });
-      const values = (found.body as { values: { key: string; lead: { accountId: string } }[] }).values;
-      key = values.find((p) => p.lead.accountId === accountId)!.key;
+    if (e.projectRef === "issue") {
+      const found = yield* searchAll(`summary ~ ${jqlString(e.anchorSummary!)}`, ["summary"]);
+      key = found.find((i) => i.fields.summary === e.anchorSummary)!.key.split("-")[0]!;
     } else if (e.projectRef === "name") {
       const found = yield call("jira_search_projects", { query: e.projectName });
       const values = (found.body as { values: { key: string; name: string }[] }).values;
