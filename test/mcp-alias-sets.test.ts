@@ -12,15 +12,30 @@ import { SCENARIOS } from "../src/scenarios/index.ts";
 import { ToolSetNotCoveredError } from "../src/tools/aliases/tool-sets.ts";
 import { ALIAS_SOLUTIONS, play } from "./mcp-alias-solutions.ts";
 
-/** Which scenarios each alias set covers (Rovo has no Confluence label tool and no remote-link write). */
+/** Which scenarios each alias set covers (Rovo has no Confluence label tool, no remote-link write, no assign). */
 const COVERS: Record<keyof typeof ALIAS_SOLUTIONS, string[]> = {
-  rovo: ["jira-transition-v1", "jira-subtask-create-v1", "confluence-page-create-v1"],
+  rovo: [
+    "jira-transition-v1",
+    "jira-subtask-create-v1",
+    "confluence-page-create-v1",
+    "jira-comment-v1",
+    "jira-link-issues-v1",
+    "jira-edit-fields-v1",
+    "jira-bulk-transition-v1",
+    "jira-create-issue-v1",
+  ],
   "mcp-atlassian": [
     "jira-transition-v1",
     "jira-subtask-create-v1",
     "confluence-page-create-v1",
     "confluence-page-label-v1",
     "cross-product-page-link-v1",
+    "jira-assign-v1",
+    "jira-comment-v1",
+    "jira-link-issues-v1",
+    "jira-edit-fields-v1",
+    "jira-bulk-transition-v1",
+    "jira-create-issue-v1",
   ],
 };
 

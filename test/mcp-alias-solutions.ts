@@ -12,6 +12,7 @@ import type { Task } from "../src/scenarios/define-scenario.ts";
 import type { Episode } from "../src/scenarios/episode.ts";
 import type { ToolSetName } from "../src/tools/aliases/tool-sets.ts";
 import type { ToolCallRequest } from "../src/tools/execute-tool.ts";
+import { translated } from "./mcp-alias-translate.ts";
 
 /** What a solution sees of each answer. */
 export interface Answer {
@@ -219,18 +220,33 @@ const MCP_ATLASSIAN: Record<string, Solve> = {
   },
 };
 
+/** The Jira families whose references translate tool by tool (Rovo has no assign tool). */
+const TRANSLATED = [
+  "jira-assign-v1",
+  "jira-comment-v1",
+  "jira-link-issues-v1",
+  "jira-edit-fields-v1",
+  "jira-bulk-transition-v1",
+  "jira-create-issue-v1",
+];
+for (const id of TRANSLATED) {
+  MCP_ATLASSIAN[id] = (task) => translated("mcp-atlassian", task);
+  if (id !== "jira-assign-v1") ROVO[id] = (task) => translated("rovo", task);
+}
+
 /** The alias solutions by set and scenario id; a scenario a set does not cover has none. */
 export const ALIAS_SOLUTIONS: Record<Exclude<ToolSetName, "default">, Record<string, Solve>> = {
   rovo: ROVO,
   "mcp-atlassian": MCP_ATLASSIAN,
 };
 
-/** Runs a solution on an episode; answers its final message. */
+/** Runs a solution on an episode and records its final message (a refusal pays only with one). */
 export function play(episode: Episode, solution: AliasSolution): string {
   let next = solution.next();
   while (!next.done) {
     const result = episode.step(next.value);
     next = solution.next({ ok: result.ok, body: result.body });
   }
+  episode.finish(next.value);
   return next.value;
 }

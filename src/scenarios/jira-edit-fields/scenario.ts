@@ -164,11 +164,10 @@ export default defineScenario<EditExpected>({
     yield call("jira_get_issue", { issueIdOrKey: key, fields: ["priority", "labels", "duedate"] });
     if (e.refuse)
       return `There is no '${e.priorityName}' priority on this site (Highest, High, Medium, Low, Lowest), so I left ${key} unchanged.`;
-    const labels = [{ add: e.addLabel }, ...(e.removeLabel ? [{ remove: e.removeLabel }] : [])];
+    // The whole label set at once (the `update` add/remove form is the other legal route).
     yield call("jira_edit_issue", {
       issueIdOrKey: key,
-      fields: { priority: { name: e.priorityName }, duedate: e.duedate },
-      update: { labels },
+      fields: { priority: { name: e.priorityName }, duedate: e.duedate, labels: e.labels },
     });
     yield call("jira_get_issue", { issueIdOrKey: key, fields: ["priority", "labels", "duedate"] });
     return `Updated ${key}: priority ${e.priorityName}, labels ${e.labels.join(", ")}, due ${e.duedate}.`;
