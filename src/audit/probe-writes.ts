@@ -8,7 +8,6 @@ import { TRANSITIONS } from "../sandbox/jira/catalog.ts";
 import type { Issue } from "../sandbox/jira/model.ts";
 import type { Site } from "../sandbox/site.ts";
 import type { ToolCallRequest } from "../tools/execute-tool.ts";
-import { isWrite } from "./probe-values.ts";
 
 export interface CallEdit {
   kind: string;

@@ -41,10 +41,21 @@ describe("addComment", () => {
       type: "doc",
       version: 1,
       content: [
-        { type: "paragraph", content: [{ type: "mention", attrs }, { type: "text", text: " please review." }] },
+        {
+          type: "paragraph",
+          content: [
+            { type: "mention", attrs },
+            { type: "text", text: " please review." },
+          ],
+        },
       ],
     });
-    const ok = call(site, "addComment", { issueIdOrKey: "ENG-3" }, { body: mention({ id: AGENT_ACCOUNT_ID }) });
+    const ok = call(
+      site,
+      "addComment",
+      { issueIdOrKey: "ENG-3" },
+      { body: mention({ id: AGENT_ACCOUNT_ID }) },
+    );
     expect(ok.status).toBe(201);
     expect((ok.body as CommentBean).body).toEqual(mention({ id: AGENT_ACCOUNT_ID }));
     const hash = site.hash();

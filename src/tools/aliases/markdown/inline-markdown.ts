@@ -54,7 +54,8 @@ function matchSpan(text: string, i: number, marks: Mark[]): Span | null {
   const ch = text[i]!;
   // Jira wiki's user mention, which mcp-atlassian passes through to Jira: [~accountid:5b10...].
   const mention = /^\[~accountid:([^\]\s]+)\]/.exec(text.slice(i));
-  if (mention) return { nodes: [{ type: "mention", attrs: { id: mention[1]! } }], end: i + mention[0].length };
+  if (mention)
+    return { nodes: [{ type: "mention", attrs: { id: mention[1]! } }], end: i + mention[0].length };
   if (ch === "`") {
     const ticks = /^`+/.exec(text.slice(i))![0];
     const close = text.indexOf(ticks, i + ticks.length);
