@@ -52,7 +52,13 @@ describe("report.html in headless Chromium", () => {
     const browser = await launchChromium(chromium.path);
     try {
       await browser.open(pathToFileURL(report).href);
-      expect(await browser.evaluate<number>("document.querySelectorAll('figure svg').length")).toBe(3);
+      expect(await browser.evaluate<number>("document.querySelectorAll('figure svg').length")).toBe(4);
+      // The failure table fits the page: no column runs past the body's width.
+      expect(
+        await browser.evaluate<boolean>(
+          "(() => { const t = document.querySelector('table.failures'); return t.getBoundingClientRect().right <= document.body.getBoundingClientRect().right + 0.5 && t.scrollWidth <= t.clientWidth + 1; })()",
+        ),
+      ).toBe(true);
       const episodes = await browser.evaluate<number>("document.querySelectorAll('details.episode').length");
       expect(episodes).toBe(8);
       await browser.evaluate("document.getElementById('expand').click()");

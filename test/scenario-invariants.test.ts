@@ -52,7 +52,8 @@ describe.each(cases)("%s", (_id, scenario, task) => {
     (name, policy) => {
       const { score } = play(name);
       // A random policy may stumble on a correct solution; it must then also pass the state check.
-      if (name === "random") expect(score.passed || score.reward < 1, score.explanation).toBe(true);
+      if (name === "random" || name === "borrowed-args")
+        expect(score.passed || score.reward < 1, score.explanation).toBe(true);
       else expect(score.reward).toBeLessThan(1);
       if (refusal && name === "read-only") {
         // The reference of a refusal writes nothing, so read-only replays no call: a guess, like noop.

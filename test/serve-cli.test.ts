@@ -72,6 +72,17 @@ describe("atlas-gym serve", () => {
     expect(self.startsWith(`${url}/s/beta/rest/api/3/issue/`)).toBe(true);
   });
 
+  it("uses --base-url for self links and serverInfo (clients that decide Cloud by host name)", async () => {
+    const { url, output } = await startServe(["--base-url", "https://acme.atlassian.net/"]);
+    expect(output).toContain("public base URL https://acme.atlassian.net");
+    const info = await (await fetch(`${url}/rest/api/2/serverInfo`)).json();
+    expect(info).toMatchObject({ baseUrl: "https://acme.atlassian.net", deploymentType: "Cloud" });
+    const issue = (await (await fetch(`${url}/s/x/rest/api/2/issue/ENG-1?fields=summary`)).json()) as {
+      self: string;
+    };
+    expect(issue.self).toBe("https://acme.atlassian.net/s/x/rest/api/2/issue/10000");
+  });
+
   it("checks Basic auth against the printed credentials with --auth", async () => {
     const { url, output } = await startServe(["--auth"]);
     const [, email, token] = output.match(/email (\S+)\s+API token (\S+)/)!;

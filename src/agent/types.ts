@@ -55,6 +55,8 @@ export interface PolicyTurn {
   error?: PolicyError;
   /** What could not be parsed cleanly from the model's output (broken tool-call JSON, unclosed blocks). */
   problems?: string[];
+  /** Requests made for this turn (1 + retries); absent for policies that make none. */
+  attempts?: number;
 }
 
 export interface PolicyContext {
@@ -70,6 +72,11 @@ export interface Policy {
   next(messages: ChatMessage[], tools: FunctionTool[], ctx: PolicyContext): Promise<PolicyTurn>;
   /** Optional set-up before a run (local: loads the model); throws an AtlasGymError with a clear message. */
   init?(): Promise<void>;
+  /**
+   * Optional check before a run that the provider answers and serves the model; throws a
+   * ProviderUnavailableError with a one-line message when not.
+   */
+  preflight?(signal?: AbortSignal): Promise<void>;
   /** Optional release of resources after a run. */
   close?(): Promise<void>;
 }

@@ -4,6 +4,7 @@
  */
 import { Command } from "commander";
 import { AtlasGymError } from "../errors.ts";
+import { VERSION } from "../version.ts";
 import { registerAuditReward } from "./commands/audit-reward.ts";
 import { registerCompare } from "./commands/compare.ts";
 import { registerDocs } from "./commands/docs.ts";
@@ -18,7 +19,7 @@ import { registerTrain } from "./commands/train.ts";
 const program = new Command()
   .name("atlas-gym")
   .description("Simulated Jira Cloud and Confluence Cloud for training and evaluating tool-using LLM agents.")
-  .version("0.1.0")
+  .version(VERSION)
   .showHelpAfterError();
 
 registerServe(program);

@@ -6,6 +6,7 @@
  */
 
 import { OPERATIONS } from "../sandbox/operations.ts";
+import { PRESENTATIONS } from "../sandbox/presentations.ts";
 import { SCENARIOS } from "../scenarios/index.ts";
 import { DEFAULT_TOOL_SPECS } from "../tools/catalogue.ts";
 
@@ -37,6 +38,17 @@ export function renderOperations(): string {
   return `${OPERATIONS.length} operations.\n\n${table(["API", "operationId", "method and path", "effect", "agent tool", "what it does"], rows)}`;
 }
 
+/** Every presentation (Jira v2, Confluence v1) with the operation it performs. */
+export function renderPresentations(): string {
+  const rows = PRESENTATIONS.map((p) => [
+    p.api,
+    `\`${p.operationId}\``,
+    `\`${p.method} ${p.path}\``,
+    `\`${p.operation.operationId}\``,
+  ]);
+  return `${PRESENTATIONS.length} presentations: the same operations on other API versions (same handlers, state and trace).\n\n${table(["API", "operationId", "method and path", "performs"], rows)}`;
+}
+
 /** Every registered scenario with its levels, tools and what it tests. */
 export function renderScenarios(): string {
   const rows = SCENARIOS.map((s) => [
@@ -50,6 +62,7 @@ export function renderScenarios(): string {
 
 export const GENERATED_SECTIONS: readonly GeneratedSection[] = [
   { name: "operations", files: ["docs/site-and-apis.md"], render: renderOperations },
+  { name: "presentations", files: ["docs/site-and-apis.md"], render: renderPresentations },
   { name: "scenarios", files: ["README.md", "docs/scenarios-and-rewards.md"], render: renderScenarios },
 ];
 

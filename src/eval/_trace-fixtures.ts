@@ -4,6 +4,7 @@
  */
 import type { EpisodeTrace } from "../agent/types.ts";
 import type { ViolationCode } from "../reward/score.ts";
+import { type EpisodeRecord, toEpisodeRecord } from "./episode-record.ts";
 
 export interface TraceSpec {
   scenario?: string;
@@ -87,3 +88,6 @@ export function makeTrace(spec: TraceSpec = {}): EpisodeTrace {
     durationMs: 1,
   };
 }
+
+/** The stored record of `makeTrace(spec)` (what episodes.jsonl holds). */
+export const makeRecord = (spec: TraceSpec = {}): EpisodeRecord => toEpisodeRecord(makeTrace(spec));

@@ -1,6 +1,7 @@
 /**
  * The report's charts as Vega-Lite specs, rendered to SVG on the server (no browser, no DOM): mean reward
- * per scenario with its min–max range, the failure taxonomy, and the distribution of episode rewards.
+ * and pass rate per scenario with their bootstrap confidence intervals, the failure taxonomy, and the
+ * distribution of episode rewards (scored episodes only).
  * The SVG is inlined into report.html, so the report makes no requests.
  */
 import * as vega from "vega";
@@ -14,13 +15,23 @@ const SCENARIO_COLORS = {
   legend: { labelLimit: 320 },
 } as const;
 
-export function meanRewardSpec(results: EvalResults): TopLevelSpec {
-  const values = Object.entries(results.scenarios)
-    .filter(([, s]) => s.episodes > 0)
-    .map(([scenario, s]) => ({ scenario, mean: s.mean_reward, min: s.min_reward, max: s.max_reward }));
+/** A bar per scenario (and overall) with its bootstrap interval as a whisker; the y scale is 0–1. */
+function barWithInterval(
+  results: EvalResults,
+  title: string,
+  yTitle: string,
+  pick: (s: EvalResults["overall"]) => { value: number | null; ci: [number, number] | null },
+): TopLevelSpec {
+  const values = [...Object.entries(results.scenarios), ["overall", results.overall] as const]
+    .filter(([, s]) => s.episodes_scored > 0)
+    .map(([scenario, s]) => {
+      const { value, ci } = pick(s);
+      return { scenario, value, low: ci?.[0] ?? value, high: ci?.[1] ?? value };
+    });
+  const y = { type: "quantitative", scale: { domain: [0, 1] }, title: yTitle } as const;
   return {
     $schema: "https://vega.github.io/schema/vega-lite/v6.json",
-    title: "Mean reward per scenario (bar) with min–max range",
+    title: { text: title, subtitle: "whiskers: 95% bootstrap interval over tasks" },
     width: { step: 56 },
     height: 220,
     data: { values },
@@ -36,20 +47,38 @@ export function meanRewardSpec(results: EvalResults): TopLevelSpec {
       {
         mark: { type: "bar", color: "#4c78a8" },
         encoding: {
-          y: { field: "mean", type: "quantitative", scale: { domain: [0, 1] }, title: "reward" },
-          tooltip: [{ field: "mean", format: ".3f" }],
+          y: { ...y, field: "value" },
+          tooltip: [
+            { field: "value", format: ".3f", title: yTitle },
+            { field: "low", format: ".3f" },
+            { field: "high", format: ".3f" },
+          ],
         },
       },
       {
         mark: { type: "rule", color: "#222", strokeWidth: 2 },
-        encoding: { y: { field: "min", type: "quantitative", title: "reward" }, y2: { field: "max" } },
+        encoding: { y: { ...y, field: "low" }, y2: { field: "high" } },
       },
-      ...["min", "max"].map((field) => ({
+      ...["low", "high"].map((field) => ({
         mark: { type: "tick", color: "#222", thickness: 2, size: 18 },
-        encoding: { y: { field, type: "quantitative", title: "reward" } },
+        encoding: { y: { ...y, field } },
       })),
     ],
-  } as TopLevelSpec;
+  } as unknown as TopLevelSpec;
+}
+
+export function meanRewardSpec(results: EvalResults): TopLevelSpec {
+  return barWithInterval(results, "Mean reward per scenario", "mean reward", (s) => ({
+    value: s.mean_reward,
+    ci: s.mean_reward_ci,
+  }));
+}
+
+export function passRateSpec(results: EvalResults): TopLevelSpec {
+  return barWithInterval(results, "Pass rate per scenario (end state verified)", "pass rate", (s) => ({
+    value: s.pass_rate,
+    ci: s.pass_rate_ci,
+  }));
 }
 
 /** Null when no episode failed in any counted way. */
@@ -77,10 +106,10 @@ export function failureSpec(results: EvalResults): TopLevelSpec | null {
   } as TopLevelSpec;
 }
 
-/** Rewards in ten bins of 0.1 (the last one includes 1.0), stacked by scenario. */
+/** Rewards of scored episodes in ten bins of 0.1 (the last one includes 1.0), stacked by scenario. */
 export function rewardDistributionSpec(outcomes: readonly EpisodeOutcome[]): TopLevelSpec {
   const counts = new Map<string, number>();
-  for (const o of outcomes) {
+  for (const o of outcomes.filter((x) => x.error === null)) {
     const bin = Math.min(9, Math.max(0, Math.floor(o.reward * 10)));
     const key = `${o.scenario}\u0000${bin}`;
     counts.set(key, (counts.get(key) ?? 0) + 1);

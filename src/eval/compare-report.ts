@@ -1,38 +1,46 @@
 /**
- * The paper-style comparison table (scenario, A mean, B mean, delta, each with its bootstrap interval),
- * for the terminal and as compare.md.
+ * The paper-style comparison table (scenario, tasks, then for mean reward, pass rate and pass^k: A, B
+ * and the delta with its bootstrap interval), for the terminal and as compare.md.
  */
-import type { CompareRow, Comparison } from "./compare.ts";
+import type { CompareRow, CompareStat, Comparison } from "./compare.ts";
 import { type Align, interval, markdownTable, num, signed, textTable } from "./table.ts";
 
+function delta(s: CompareStat): string {
+  if (s.delta === null) return "—";
+  const excludesZero = s.delta_ci !== null && (s.delta_ci[0] > 0 || s.delta_ci[1] < 0);
+  return `${signed(s.delta)} ${s.delta_ci ? interval(s.delta_ci[0], s.delta_ci[1], 2) : ""}${excludesZero ? " *" : ""}`;
+}
+
+const FIGURES = ["mean_reward", "pass_rate", "pass_hat_k"] as const;
+
 function cells(name: string, r: CompareRow): string[] {
-  const withCi = (mean: number | null, ci: [number, number] | null) =>
-    mean === null ? "—" : `${num(mean)} ${ci ? interval(ci[0], ci[1], 2) : ""}`.trim();
-  const excludesZero = r.delta_ci !== null && (r.delta_ci[0] > 0 || r.delta_ci[1] < 0);
-  const delta =
-    r.delta === null
-      ? "—"
-      : `${signed(r.delta)} ${r.delta_ci ? interval(r.delta_ci[0], r.delta_ci[1], 2) : ""}${excludesZero ? " *" : ""}`;
-  const tasks = r.tasks_a === r.tasks_b ? String(r.tasks_a) : `${r.tasks_a || "—"}/${r.tasks_b || "—"}`;
-  return [name, tasks, withCi(r.a_mean, r.a_ci), withCi(r.b_mean, r.b_ci), delta];
+  return [name, String(r.tasks), ...FIGURES.flatMap((f) => [num(r[f].a), num(r[f].b), delta(r[f])])];
 }
 
 function table(c: Comparison, markdown: boolean): string {
   const pct = Math.round(c.method.level * 100);
-  const headers = ["scenario", "tasks", `A mean [${pct}% CI]`, `B mean [${pct}% CI]`, `Δ B−A [${pct}% CI]`];
+  const names = { mean_reward: "mean", pass_rate: "pass", pass_hat_k: `pass^${c.k}` };
+  const headers = [
+    "scenario",
+    "tasks",
+    ...FIGURES.flatMap((f) => [`A ${names[f]}`, `B ${names[f]}`, `Δ ${names[f]} [${pct}% CI]`]),
+  ];
   const rows = [...Object.entries(c.scenarios).map(([id, r]) => cells(id, r)), cells("overall", c.overall)];
-  const align: Align[] = ["left", "right", "right", "right", "right"];
+  const align: Align[] = ["left", ...Array<Align>(headers.length - 1).fill("right")];
   return markdown ? markdownTable(headers, rows, align) : textTable(headers, rows, align);
 }
 
-const legend = (c: Comparison) => [
-  `A = ${c.a.dir} (${c.a.model})`,
-  `B = ${c.b.dir} (${c.b.model})`,
-  `reward mode ${c.reward_mode}`,
-];
+const legend = (c: Comparison) => {
+  const errors = (n: number) => (n > 0 ? `, ${n} provider errors not scored` : "");
+  return [
+    `A = ${c.a.dir} (${c.a.model}${errors(c.a.provider_errors)})`,
+    `B = ${c.b.dir} (${c.b.model}${errors(c.b.provider_errors)})`,
+    `reward mode ${c.reward_mode}${c.common_tasks ? "; only the tasks both runs hold (--common-tasks)" : ""}`,
+  ];
+};
 
 const method = (c: Comparison) =>
-  `Intervals: ${c.method.resamples} bootstrap resamples of tasks (stratified by scenario, paired when both runs hold the same tasks), percentile ${Math.round(c.method.level * 100)}% intervals, seed ${c.method.seed}. * marks a delta whose interval excludes 0. Overall covers the scenarios both runs hold.`;
+  `Intervals: ${c.method.resamples} paired bootstrap resamples of tasks (stratified by scenario), percentile ${Math.round(c.method.level * 100)}% intervals, seed ${c.method.seed}; the intervals of A's and B's values are in compare.json. * marks a delta whose interval excludes 0. pass^${c.k} covers the tasks with at least ${c.k} scored samples in both runs.`;
 
 export function compareText(c: Comparison): string {
   return [...legend(c), table(c, false), method(c)].join("\n");

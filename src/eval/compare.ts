@@ -1,71 +1,126 @@
 /**
  * Comparing two finished eval runs (e.g. a baseline and a trained model): per scenario and overall, each
- * run's mean reward and their difference (B − A), each with a seeded bootstrap confidence interval over
- * tasks (see bootstrap.ts for the method).
+ * run's mean reward, pass rate and pass^k, and their differences (B − A), each with a seeded paired
+ * bootstrap confidence interval over tasks (see bootstrap.ts for the method). Only runs over the same
+ * tasks are compared — the same task ids and the same frozen split content — unless `commonTasks`
+ * restricts both to the tasks they share. Episodes that ended in a provider error are left out.
  */
 import { existsSync, readFileSync } from "node:fs";
 import { UsageError } from "../errors.ts";
 import type { RewardMode } from "../reward/score.ts";
 import { bootstrapCompare, type Interval, type Stratum, type TaskRewards } from "./bootstrap.ts";
 import { readEpisodeLog } from "./episode-log.ts";
+import { isProviderError } from "./episode-record.ts";
 import type { EvalResults } from "./metrics.ts";
+import { passHatKForTask } from "./pass-hat-k.ts";
 import { runFiles } from "./run-dir.ts";
+
+/** One task's scored episodes in one run. */
+export interface TaskEpisodes {
+  n: number;
+  rewardSum: number;
+  passes: number;
+}
 
 export interface LoadedRun {
   dir: string;
   model: string;
   rewardMode: RewardMode;
+  /** Samples per task of the run. */
+  k: number;
   scenarios: string[];
-  /** scenario → task id → its episodes' rewards. */
-  tasks: Map<string, Map<string, TaskRewards>>;
+  /** scenario → frozen eval split hash (absent when the run did not record it). */
+  splitHashes: Map<string, string | null>;
+  /** scenario → task id → its scored episodes (every task of the run, even one whose episodes all errored). */
+  tasks: Map<string, Map<string, TaskEpisodes>>;
+  providerErrors: number;
 }
 
 export function loadRun(dir: string): LoadedRun {
   const files = runFiles(dir);
+  if (!existsSync(dir)) throw new UsageError(`${dir} does not exist`);
   if (!existsSync(files.results))
     throw new UsageError(
       `${dir} has no results.json: not a finished eval run (finish it with: atlas-gym eval --resume --out ${dir})`,
     );
   const results = JSON.parse(readFileSync(files.results, "utf8")) as EvalResults;
   const scenarios = Object.keys(results.scenarios ?? {});
-  const tasks = new Map(scenarios.map((id) => [id, new Map<string, TaskRewards>()]));
+  const tasks = new Map(scenarios.map((id) => [id, new Map<string, TaskEpisodes>()]));
+  let providerErrors = 0;
+  let maxSamples = 0;
   for (const e of readEpisodeLog(files.episodes, (t) => ({
     scenario: t.scenario,
-    taskId: t.taskId,
+    taskId: t.task_id,
+    sample: t.sample,
     reward: t.score.reward,
+    passed: t.score.passed,
+    errored: isProviderError(t),
   })).episodes) {
     const byTask = tasks.get(e.scenario);
     if (!byTask) continue;
-    const t = byTask.get(e.taskId) ?? { sum: 0, count: 0 };
-    byTask.set(e.taskId, { sum: t.sum + e.reward, count: t.count + 1 });
+    maxSamples = Math.max(maxSamples, e.sample + 1);
+    const t = byTask.get(e.taskId) ?? { n: 0, rewardSum: 0, passes: 0 };
+    if (e.errored) {
+      // The task belongs to the run; its errored episode is not scored.
+      byTask.set(e.taskId, t);
+      providerErrors++;
+      continue;
+    }
+    byTask.set(e.taskId, {
+      n: t.n + 1,
+      rewardSum: t.rewardSum + e.reward,
+      passes: t.passes + (e.passed ? 1 : 0),
+    });
   }
-  return { dir, model: results.model, rewardMode: results.reward_mode, scenarios, tasks };
+  const provenance = results.provenance;
+  return {
+    dir,
+    model: results.model,
+    rewardMode: results.reward_mode,
+    k: provenance?.k ?? maxSamples,
+    scenarios,
+    splitHashes: new Map(
+      Object.entries(provenance?.scenarios ?? {}).map(([id, s]) => [id, s.eval_split_sha256] as const),
+    ),
+    tasks,
+    providerErrors,
+  };
 }
 
-export interface CompareRow {
-  tasks_a: number;
-  tasks_b: number;
-  episodes_a: number;
-  episodes_b: number;
-  /** Both runs hold the same tasks, so the bootstrap drew them together. */
-  paired: boolean;
-  a_mean: number | null;
+/** One figure of both runs and its difference, each with its interval. */
+export interface CompareStat {
+  a: number | null;
   a_ci: [number, number] | null;
-  b_mean: number | null;
+  b: number | null;
   b_ci: [number, number] | null;
   /** B − A. */
   delta: number | null;
   delta_ci: [number, number] | null;
 }
 
+export interface CompareRow {
+  tasks: number;
+  episodes_a: number;
+  episodes_b: number;
+  mean_reward: CompareStat;
+  pass_rate: CompareStat;
+  /** Over the tasks with k scored samples in both runs. */
+  pass_hat_k: CompareStat;
+}
+
 export interface Comparison {
-  a: { dir: string; model: string };
-  b: { dir: string; model: string };
+  a: { dir: string; model: string; provider_errors: number };
+  b: { dir: string; model: string; provider_errors: number };
   reward_mode: RewardMode;
+  /** The k of pass^k (the smaller of the two runs'). */
+  k: number;
+  /** Only the tasks both runs hold were compared (`--common-tasks`). */
+  common_tasks: boolean;
   method: {
     unit: "task";
     stratified_by: "scenario";
     interval: "percentile";
+    paired: true;
     resamples: number;
     seed: number;
     level: number;
@@ -78,60 +133,100 @@ export interface CompareOptions {
   resamples?: number;
   seed?: number;
   level?: number;
+  /** Compare the tasks both runs hold instead of refusing runs over different tasks. */
+  commonTasks?: boolean;
 }
 
 const round = (x: number) => Math.round(x * 1e6) / 1e6;
-const ci = (i: Interval): [number, number] => [round(i.low), round(i.high)];
-const episodes = (tasks: Iterable<TaskRewards>) => [...tasks].reduce((n, t) => n + t.count, 0);
+const ci = (i: Interval): [number, number] | null =>
+  Number.isNaN(i.low) ? null : [round(i.low), round(i.high)];
+const NONE: CompareStat = { a: null, a_ci: null, b: null, b_ci: null, delta: null, delta_ci: null };
 
-function stratum(a: Map<string, TaskRewards>, b: Map<string, TaskRewards>): Stratum {
-  const ids = [...a.keys()].sort();
-  const paired = ids.length === b.size && ids.every((id) => b.has(id));
-  return {
-    a: ids.map((id) => a.get(id)!),
-    b: (paired ? ids : [...b.keys()].sort()).map((id) => b.get(id)!),
-    paired,
-  };
+/** The tasks each scenario's comparison covers, after the checks (or the --common-tasks restriction). */
+function sharedTasks(a: LoadedRun, b: LoadedRun, common: boolean): Map<string, string[]> {
+  const ids = [...a.scenarios, ...b.scenarios.filter((id) => !a.scenarios.includes(id))];
+  const problems: string[] = [];
+  const shared = new Map<string, string[]>();
+  for (const id of ids) {
+    const ta = [...(a.tasks.get(id)?.keys() ?? [])];
+    const tb = new Set(b.tasks.get(id)?.keys() ?? []);
+    const ha = a.splitHashes.get(id);
+    const hb = b.splitHashes.get(id);
+    if (ha && hb && ha !== hb) {
+      problems.push(`${id}: different frozen splits (${ha.slice(0, 12)} vs ${hb.slice(0, 12)})`);
+      continue;
+    }
+    const both = ta.filter((t) => tb.has(t)).sort();
+    if (both.length !== ta.length || both.length !== tb.size)
+      problems.push(`${id}: ${ta.length} tasks in A, ${tb.size} in B, ${both.length} shared`);
+    if (both.length > 0) shared.set(id, both);
+  }
+  if (problems.length > 0 && !common)
+    throw new UsageError(
+      `${a.dir} and ${b.dir} cover different tasks (${problems.join("; ")}); pass --common-tasks to compare only the tasks both hold`,
+    );
+  if (shared.size === 0) throw new UsageError(`${a.dir} and ${b.dir} have no task in common`);
+  return shared;
 }
 
-function row(strata: Stratum[], label: string, options: Required<CompareOptions>): CompareRow {
-  const r = bootstrapCompare(strata, label, options);
+type Figure = (t: TaskEpisodes) => TaskRewards | null;
+
+function stat(
+  strata: Stratum[],
+  label: string,
+  options: Required<Omit<CompareOptions, "commonTasks">>,
+): CompareStat {
+  const used = strata.filter((s) => s.a.length > 0);
+  if (used.length === 0) return NONE;
+  const r = bootstrapCompare(used, label, options);
   return {
-    tasks_a: strata.reduce((n, s) => n + s.a.length, 0),
-    tasks_b: strata.reduce((n, s) => n + s.b.length, 0),
-    episodes_a: strata.reduce((n, s) => n + episodes(s.a), 0),
-    episodes_b: strata.reduce((n, s) => n + episodes(s.b), 0),
-    paired: strata.every((s) => s.paired),
-    a_mean: round(r.a.mean),
+    a: round(r.a.mean),
     a_ci: ci(r.a),
-    b_mean: round(r.b.mean),
+    b: round(r.b.mean),
     b_ci: ci(r.b),
     delta: round(r.delta.mean),
     delta_ci: ci(r.delta),
   };
 }
 
-/** A row for a scenario only one run has: its mean, no interval for the other side or the delta. */
-function oneSided(
-  side: "a" | "b",
-  tasks: Map<string, TaskRewards>,
-  options: Required<CompareOptions>,
+function row(
+  a: LoadedRun,
+  b: LoadedRun,
+  tasks: Map<string, string[]>,
+  label: string,
+  k: number,
+  options: Required<Omit<CompareOptions, "commonTasks">>,
 ): CompareRow {
-  const s: Stratum = { a: [...tasks.values()], b: [...tasks.values()], paired: true };
-  const r = bootstrapCompare([s], `${side}-only`, options);
-  const present = { mean: round(r.a.mean), ci: ci(r.a) };
+  const strata = (figure: Figure): Stratum[] =>
+    [...tasks].map(([scenario, ids]) => {
+      const pairs = ids
+        .map(
+          (id) => [figure(a.tasks.get(scenario)!.get(id)!), figure(b.tasks.get(scenario)!.get(id)!)] as const,
+        )
+        .filter((p): p is readonly [TaskRewards, TaskRewards] => p[0] !== null && p[1] !== null);
+      return { a: pairs.map((p) => p[0]), b: pairs.map((p) => p[1]), paired: true };
+    });
+  const episodes = (run: LoadedRun) =>
+    [...tasks].reduce((n, [s, ids]) => n + ids.reduce((m, id) => m + run.tasks.get(s)!.get(id)!.n, 0), 0);
   return {
-    tasks_a: side === "a" ? tasks.size : 0,
-    tasks_b: side === "b" ? tasks.size : 0,
-    episodes_a: side === "a" ? episodes(tasks.values()) : 0,
-    episodes_b: side === "b" ? episodes(tasks.values()) : 0,
-    paired: false,
-    a_mean: side === "a" ? present.mean : null,
-    a_ci: side === "a" ? present.ci : null,
-    b_mean: side === "b" ? present.mean : null,
-    b_ci: side === "b" ? present.ci : null,
-    delta: null,
-    delta_ci: null,
+    tasks: [...tasks.values()].reduce((n, ids) => n + ids.length, 0),
+    episodes_a: episodes(a),
+    episodes_b: episodes(b),
+    mean_reward: stat(
+      strata((t) => ({ sum: t.rewardSum, count: t.n })),
+      `${label}:reward`,
+      options,
+    ),
+    pass_rate: stat(
+      strata((t) => ({ sum: t.passes, count: t.n })),
+      `${label}:pass`,
+      options,
+    ),
+    pass_hat_k: stat(
+      strata((t) => (t.n >= k ? { sum: passHatKForTask(t.n, t.passes, k), count: 1 } : null)),
+      `${label}:pass^k`,
+      options,
+    ),
   };
 }
 
@@ -145,29 +240,19 @@ export function compareRuns(a: LoadedRun, b: LoadedRun, options: CompareOptions 
     throw new UsageError(
       `The runs use different reward modes (${a.dir}: ${a.rewardMode}, ${b.dir}: ${b.rewardMode}); compare runs scored the same way`,
     );
-  const ids = [...a.scenarios, ...b.scenarios.filter((id) => !a.scenarios.includes(id))];
-  const shared = ids.filter((id) => a.tasks.get(id)?.size && b.tasks.get(id)?.size);
-  if (shared.length === 0)
-    throw new UsageError(`${a.dir} and ${b.dir} have no scenario with episodes in common`);
-  const scenarios: Record<string, CompareRow> = {};
-  for (const id of ids) {
-    const ta = a.tasks.get(id);
-    const tb = b.tasks.get(id);
-    if (ta?.size && tb?.size) scenarios[id] = row([stratum(ta, tb)], id, opts);
-    else if (ta?.size) scenarios[id] = oneSided("a", ta, opts);
-    else if (tb?.size) scenarios[id] = oneSided("b", tb, opts);
-  }
-  const overall = row(
-    shared.map((id) => stratum(a.tasks.get(id)!, b.tasks.get(id)!)),
-    "overall",
-    opts,
+  const shared = sharedTasks(a, b, options.commonTasks ?? false);
+  const k = Math.max(1, Math.min(a.k, b.k));
+  const scenarios = Object.fromEntries(
+    [...shared].map(([id, ids]) => [id, row(a, b, new Map([[id, ids]]), id, k, opts)]),
   );
   return {
-    a: { dir: a.dir, model: a.model },
-    b: { dir: b.dir, model: b.model },
+    a: { dir: a.dir, model: a.model, provider_errors: a.providerErrors },
+    b: { dir: b.dir, model: b.model, provider_errors: b.providerErrors },
     reward_mode: a.rewardMode,
-    method: { unit: "task", stratified_by: "scenario", interval: "percentile", ...opts },
+    k,
+    common_tasks: options.commonTasks ?? false,
+    method: { unit: "task", stratified_by: "scenario", interval: "percentile", paired: true, ...opts },
     scenarios,
-    overall,
+    overall: row(a, b, shared, "overall", k, opts),
   };
 }

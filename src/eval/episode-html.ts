@@ -1,11 +1,18 @@
 /**
  * The per-episode drill-down of report.html: one <details> per episode with the conversation, each tool
  * call (tool, operation, HTTP status, arguments, observation) where the model made it, the raw model
- * output and parse problems where they differ from the parsed message, and the reward explanation. Every model-provided text is escaped; long texts are clipped.
+ * output and parse problems where a turn had them, retries, and the reward explanation; beside the
+ * trace, whatever else the record holds about the task (its expectation, the end-state diff), rendered
+ * from the data. Every model-provided text is escaped; long texts are clipped.
  */
-import type { ChatMessage, EpisodeTrace, PolicyTurn } from "../agent/types.ts";
-import { describeExpectation } from "../reward/describe-expectation.ts";
-import type { ToolCallResult } from "../tools/execute-tool.ts";
+import type { ChatToolCall } from "../agent/types.ts";
+import {
+  type EpisodeRecord,
+  extrasOf,
+  isProviderError,
+  type StoredCall,
+  type StoredTurn,
+} from "./episode-record.ts";
 import { clip, esc, pretty } from "./html.ts";
 
 /** Longest text shown for one message, argument set or observation. */
@@ -14,106 +21,104 @@ export const MAX_TEXT = 4000;
 const pre = (text: string, cls = "") =>
   `<pre${cls ? ` class="${cls}"` : ""}>${esc(clip(text, MAX_TEXT))}</pre>`;
 
-function callHtml(
-  name: string,
-  args: string,
-  result: ToolCallResult | undefined,
-  observation: string,
-): string {
+function callHtml(call: ChatToolCall, result: StoredCall | undefined): string {
   const status = result
     ? result.ok
       ? `<span class="ok">${esc(result.status ?? "ok")}</span>`
-      : `<span class="bad">${esc(result.errorType ?? "error")}${result.status ? ` ${esc(result.status)}` : ""}</span>`
+      : `<span class="bad">${esc(result.error_type ?? "error")}${result.status ? ` ${esc(result.status)}` : ""}</span>`
     : `<span class="bad">not executed</span>`;
-  const operation = result?.operationId ? ` → <code>${esc(result.operationId)}</code>` : "";
+  const operation = result?.operation_id ? ` → <code>${esc(result.operation_id)}</code>` : "";
+  const observation = result?.observation ?? "(no observation: the episode ended before this call ran)";
   return [
-    `<div class="call"><div class="call-head">tool call <code>${esc(name)}</code>${operation} ${status}</div>`,
-    `<div class="label">arguments</div>${pre(pretty(args))}`,
+    `<div class="call"><div class="call-head">tool call <code>${esc(call.function.name)}</code>${operation} ${status}</div>`,
+    `<div class="label">arguments</div>${pre(pretty(call.function.arguments))}`,
     `<div class="label">observation</div>${pre(pretty(observation), "obs")}</div>`,
   ].join("");
 }
 
-function messageHtml(
-  message: ChatMessage,
-  observations: Map<string, string>,
-  results: Map<string, ToolCallResult>,
-  turn: PolicyTurn | undefined,
-): string {
-  if (message.role === "tool") return "";
-  const parts = [`<div class="msg ${esc(message.role)}"><div class="role">${esc(message.role)}</div>`];
-  if (message.role === "system") {
-    parts.push(`<details><summary>system prompt</summary>${pre(message.content ?? "")}</details>`);
-  } else {
-    if (message.reasoning)
-      parts.push(`<details><summary>reasoning</summary>${pre(message.reasoning, "reasoning")}</details>`);
-    if (message.content) parts.push(pre(message.content));
-    if (turn?.problems?.length)
-      parts.push(`<div class="bad">parse problems: ${esc(turn.problems.join("; "))}</div>`);
-    if (turn?.raw !== undefined && turn.raw !== message.content)
-      parts.push(`<details><summary>raw model output</summary>${pre(turn.raw)}</details>`);
-    for (const call of message.tool_calls ?? []) {
-      parts.push(
-        callHtml(
-          call.function.name,
-          call.function.arguments,
-          results.get(call.id),
-          observations.get(call.id) ?? "(no observation: the episode ended before this call ran)",
-        ),
-      );
+/** Each call of the trace under the id of the assistant tool call it executed (in order, per id). */
+function callsById(record: EpisodeRecord): (id: string) => StoredCall | undefined {
+  const queues = new Map<string, StoredCall[]>();
+  for (const c of record.calls) queues.set(c.tool_call_id, [...(queues.get(c.tool_call_id) ?? []), c]);
+  return (id) => queues.get(id)?.shift();
+}
+
+function turnNotes(turn: StoredTurn | undefined): string[] {
+  if (!turn) return [];
+  const notes: string[] = [];
+  if (turn.retries > 0) notes.push(`<div class="label">${esc(turn.retries)} retries</div>`);
+  if (turn.problems?.length)
+    notes.push(`<div class="bad">parse problems: ${esc(turn.problems.join("; "))}</div>`);
+  if (turn.raw !== undefined)
+    notes.push(`<details><summary>raw model output</summary>${pre(turn.raw)}</details>`);
+  return notes;
+}
+
+function conversationHtml(record: EpisodeRecord): string[] {
+  const callFor = callsById(record);
+  const turnOf = new Map(record.turns.filter((t) => t.message !== null).map((t) => [t.message!, t]));
+  return record.messages.map((message, i) => {
+    if (message.role === "tool") return "";
+    const parts = [`<div class="msg ${esc(message.role)}"><div class="role">${esc(message.role)}</div>`];
+    if (message.role === "system") {
+      parts.push(`<details><summary>system prompt</summary>${pre(message.content ?? "")}</details>`);
+    } else {
+      if (message.reasoning)
+        parts.push(`<details><summary>reasoning</summary>${pre(message.reasoning, "reasoning")}</details>`);
+      if (message.content) parts.push(pre(message.content));
+      parts.push(...turnNotes(turnOf.get(i)));
+      for (const call of message.tool_calls ?? []) parts.push(callHtml(call, callFor(call.id)));
     }
-  }
-  parts.push("</div>");
-  return parts.join("");
+    parts.push("</div>");
+    return parts.join("");
+  });
 }
 
-/** Pairs each tool message with its call: tool messages follow the executed calls in order. */
-function pairCalls(trace: EpisodeTrace) {
-  const observations = new Map<string, string>();
-  const results = new Map<string, ToolCallResult>();
-  let next = 0;
-  for (const m of trace.messages) {
-    if (m.role !== "tool" || m.tool_call_id === undefined) continue;
-    observations.set(m.tool_call_id, m.content ?? "");
-    const result = trace.calls[next++];
-    if (result) results.set(m.tool_call_id, result);
-  }
-  return { observations, results };
+function outcomeLabel(record: EpisodeRecord): string {
+  if (isProviderError(record)) return `provider error: ${record.error!.type}`;
+  if (record.terminated) return "terminated";
+  return `truncated${record.truncation ? ` (${record.truncation})` : ""}`;
 }
 
-function outcomeLabel(trace: EpisodeTrace): string {
-  if (trace.error) return `provider error: ${trace.error.type}`;
-  if (trace.terminated) return "terminated";
-  return `truncated${trace.truncation ? ` (${trace.truncation})` : ""}`;
+/** The task's expectation, the end-state diff and anything else stored beside the trace. */
+function asideHtml(record: EpisodeRecord): string {
+  const extras = extrasOf(record);
+  if (extras.length === 0) return "";
+  return `<aside class="task-data">${extras
+    .map(([title, value]) => `<h4>${esc(title.replaceAll("_", " "))}</h4>${pre(pretty(value), "data")}`)
+    .join("")}</aside>`;
 }
 
-export function episodeHtml(trace: EpisodeTrace): string {
-  const { observations, results } = pairCalls(trace);
-  // Each assistant message is the answer of the next turn that did not fail.
-  const answered = trace.turns.filter((t) => !t.turn.error).map((t) => t.turn);
-  const codes = [...new Set(trace.score.violations.map((v) => v.code))];
-  const passed = trace.score.passed;
+export function episodeHtml(record: EpisodeRecord): string {
+  const codes = [...new Set(((record.score.violations ?? []) as { code: string }[]).map((v) => v.code))];
+  const errored = isProviderError(record);
+  const passed = record.score.passed && !errored;
+  const verdict = errored
+    ? `<span class="bad">not scored</span>`
+    : `<span class="${passed ? "ok" : "bad"}">${passed ? "passed" : "failed"}</span>`;
   const summary = [
-    `<code>${esc(trace.taskId)}</code> sample ${esc(trace.sample)}`,
-    `reward <b>${esc(trace.score.reward.toFixed(3))}</b>`,
-    `<span class="${passed ? "ok" : "bad"}">${passed ? "passed" : "failed"}</span>`,
-    `${esc(trace.calls.length)} calls`,
-    esc(outcomeLabel(trace)),
-    codes.length > 0 ? `<span class="codes">${esc(codes.join(", "))}</span>` : "",
+    `<code>${esc(record.task_id)}</code> sample ${esc(record.sample)}`,
+    errored ? "" : `reward <b>${esc(record.score.reward.toFixed(3))}</b>`,
+    verdict,
+    `${esc(record.calls.length)} calls`,
+    esc(outcomeLabel(record)),
+    record.retries > 0 ? `${esc(record.retries)} retries` : "",
+    codes.length > 0 && !errored ? `<span class="codes">${esc(codes.join(", "))}</span>` : "",
   ]
     .filter(Boolean)
     .join(" · ");
-  const error = trace.error
-    ? `<p class="bad">Provider error (${esc(trace.error.type)}${trace.error.status ? `, HTTP ${esc(trace.error.status)}` : ""}): ${esc(trace.error.message)}</p>`
+  const error = record.error
+    ? `<p class="bad">Provider error (${esc(record.error.type)}${record.error.status ? `, HTTP ${esc(record.error.status)}` : ""}): ${esc(record.error.message)}</p>`
     : "";
+  const aside = asideHtml(record);
   return [
     `<details class="episode" data-passed="${passed}"><summary>${summary}</summary>`,
     error,
+    `<div class="${aside ? "split" : ""}"><div class="trace">`,
     `<h4>Conversation</h4>`,
-    ...trace.messages.map((m) =>
-      messageHtml(m, observations, results, m.role === "assistant" ? answered.shift() : undefined),
-    ),
-    trace.expectation ? `<h4>Expected end state</h4>${pre(describeExpectation(trace.expectation))}` : "",
-    `<h4>Reward</h4>${pre(trace.score.explanation, "explanation")}`,
+    ...conversationHtml(record),
+    `<h4>Reward</h4>${pre(record.score.explanation, "explanation")}`,
+    `</div>${aside}</div>`,
     "</details>",
   ].join("\n");
 }

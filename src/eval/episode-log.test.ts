@@ -2,7 +2,7 @@ import { appendFileSync, mkdtempSync, readFileSync, writeFileSync } from "node:f
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { makeTrace } from "./_trace-fixtures.ts";
+import { makeRecord, makeTrace } from "./_trace-fixtures.ts";
 import { EpisodeLogError, episodeKey, openEpisodeLog, readEpisodeLog } from "./episode-log.ts";
 
 const tempLog = () => join(mkdtempSync(join(tmpdir(), "atlas-log-")), "episodes.jsonl");
@@ -17,7 +17,7 @@ describe("episode log", () => {
     const text = readFileSync(path, "utf8");
     expect(text.split("\n")).toHaveLength(3);
     const read = readEpisodeLog(path);
-    expect(read.episodes.map((e) => e.taskId)).toEqual([
+    expect(read.episodes.map((e) => e.task_id)).toEqual([
       "jira-transition-v1/eval/0",
       "jira-transition-v1/eval/1",
     ]);
@@ -46,8 +46,8 @@ describe("episode log", () => {
 
   it("ignores a truncated last line, and cuts it off before appending", () => {
     const path = tempLog();
-    const whole = `${JSON.stringify(makeTrace({ index: 0 }))}\n`;
-    writeFileSync(path, whole + JSON.stringify(makeTrace({ index: 1 })).slice(0, 120));
+    const whole = `${JSON.stringify(makeRecord({ index: 0 }))}\n`;
+    writeFileSync(path, whole + JSON.stringify(makeRecord({ index: 1 })).slice(0, 120));
     const read = readEpisodeLog(path);
     expect(read.truncatedTail).toBe(true);
     expect(read.episodes).toHaveLength(1);
@@ -64,7 +64,7 @@ describe("episode log", () => {
 
   it("keeps a complete last line that lacks its newline, and ends it before appending", () => {
     const path = tempLog();
-    writeFileSync(path, JSON.stringify(makeTrace({ index: 0 })));
+    writeFileSync(path, JSON.stringify(makeRecord({ index: 0 })));
     expect(readEpisodeLog(path).unterminatedTail).toBe(true);
     const log = openEpisodeLog(path);
     log.append(makeTrace({ index: 1 }));
@@ -76,18 +76,38 @@ describe("episode log", () => {
     const path = tempLog();
     writeFileSync(
       path,
-      `${JSON.stringify(makeTrace())}\n{"broken\n${JSON.stringify(makeTrace({ index: 1 }))}\n`,
+      `${JSON.stringify(makeRecord())}\n{"broken\n${JSON.stringify(makeRecord({ index: 1 }))}\n`,
     );
     expect(() => readEpisodeLog(path)).toThrow(EpisodeLogError);
     expect(() => readEpisodeLog(path)).toThrow(/line 2/);
   });
 
-  it("counts a repeated (task, sample) once, keeping the first", () => {
+  it("counts a repeated (task, sample) once: the later line (a rerun) replaces the earlier in place", () => {
     const path = tempLog();
-    appendFileSync(path, `${JSON.stringify(makeTrace({ reward: 0.5, passed: false }))}\n`);
-    appendFileSync(path, `${JSON.stringify(makeTrace({ reward: 1 }))}\n`);
+    appendFileSync(path, `${JSON.stringify(makeRecord({ reward: 0.5, passed: false }))}\n`);
+    appendFileSync(path, `${JSON.stringify(makeRecord({ index: 1 }))}\n`);
+    appendFileSync(path, `${JSON.stringify(makeRecord({ reward: 1 }))}\n`);
     const read = readEpisodeLog(path);
-    expect(read.episodes).toHaveLength(1);
-    expect(read.episodes[0]!.score.reward).toBe(0.5);
+    expect(read.episodes).toHaveLength(2);
+    expect(read.episodes.map((e) => [e.index, e.score.reward])).toEqual([
+      [0, 1],
+      [1, 1],
+    ]);
+  });
+
+  it("does not count an episode that ended in a provider error as done, until a rerun replaces it", () => {
+    const path = tempLog();
+    const error = { type: "server_error", message: "HTTP 503", status: 503 };
+    appendFileSync(path, `${JSON.stringify(makeRecord({ index: 0, reward: 0, error }))}\n`);
+    appendFileSync(path, `${JSON.stringify(makeRecord({ index: 1 }))}\n`);
+    const read = readEpisodeLog(path);
+    expect([...read.providerErrors]).toEqual([episodeKey("jira-transition-v1/eval/0", 0)]);
+    const log = openEpisodeLog(path);
+    expect([...log.keys]).toEqual([episodeKey("jira-transition-v1/eval/1", 0)]);
+    log.append(makeTrace({ index: 0 }));
+    log.close();
+    const again = readEpisodeLog(path);
+    expect(again.providerErrors.size).toBe(0);
+    expect(again.episodes.map((e) => e.error)).toEqual([undefined, undefined]);
   });
 });

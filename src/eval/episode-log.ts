@@ -2,10 +2,13 @@
  * The episode log: `<dir>/episodes.jsonl`, one finished episode per line, appended the moment it ends
  * (one write per line), so a run killed at any point loses at most its in-flight episodes. Reading
  * tolerates a truncated last line (the write a kill interrupted) and repairs the file before appending.
+ * Lines are episode records (episode-record.ts). An episode that ended in a provider error is not done:
+ * a resumed run runs it again and appends the new line, which replaces the earlier one when read.
  */
 import { closeSync, existsSync, ftruncateSync, openSync, readSync, writeSync } from "node:fs";
 import type { EpisodeTrace } from "../agent/types.ts";
 import { AtlasGymError } from "../errors.ts";
+import { type EpisodeRecord, isProviderError, toEpisodeRecord } from "./episode-record.ts";
 
 /** Identifies an episode within a run: the task and the sample number. */
 export const episodeKey = (taskId: string, sample: number) => `${taskId}#${sample}`;
@@ -16,9 +19,11 @@ export class EpisodeLogError extends AtlasGymError {
 }
 
 export interface EpisodeLogContents<T> {
-  /** Mapped episodes in file order, first occurrence of each key only. */
+  /** Mapped episodes in file order; a later line for the same key replaces the earlier one in place. */
   episodes: T[];
   keys: Set<string>;
+  /** Keys whose (latest) episode ended in a provider error. */
+  providerErrors: Set<string>;
   /** Byte length of the complete, parseable lines (what a repair keeps). */
   validBytes: number;
   /** The file's last line was cut short (no newline and not JSON) and was ignored. */
@@ -31,13 +36,15 @@ export interface EpisodeLogContents<T> {
  * Reads an episode log, mapping each episode through `map` (so large runs can keep only what they
  * need). A missing file reads as empty.
  */
-export function readEpisodeLog<T = EpisodeTrace>(
+export function readEpisodeLog<T = EpisodeRecord>(
   path: string,
-  map: (trace: EpisodeTrace) => T = (trace) => trace as T,
+  map: (record: EpisodeRecord) => T = (record) => record as T,
 ): EpisodeLogContents<T> {
+  const positions = new Map<string, number>();
   const contents: EpisodeLogContents<T> = {
     episodes: [],
     keys: new Set(),
+    providerErrors: new Set(),
     validBytes: 0,
     truncatedTail: false,
     unterminatedTail: false,
@@ -55,15 +62,22 @@ export function readEpisodeLog<T = EpisodeTrace>(
         return false;
       }
       if (text.trim() === "" && last) return false;
+      const legacy = text.includes('"taskId":')
+        ? " (written by an older atlas-gym; episodes are now snake_case records)"
+        : "";
       throw new EpisodeLogError(
-        `${path}, line ${number}: not a JSON episode${last ? "" : " (only a truncated last line is tolerated)"}`,
+        `${path}, line ${number}: not a JSON episode${legacy || (last ? "" : " (only a truncated last line is tolerated)")}`,
       );
     }
-    const key = episodeKey(trace.taskId, trace.sample);
-    if (!contents.keys.has(key)) {
+    const key = episodeKey(trace.task_id, trace.sample);
+    const at = positions.get(key);
+    if (at === undefined) {
+      positions.set(key, contents.episodes.length);
       contents.keys.add(key);
       contents.episodes.push(map(trace));
-    }
+    } else contents.episodes[at] = map(trace);
+    if (isProviderError(trace)) contents.providerErrors.add(key);
+    else contents.providerErrors.delete(key);
     contents.validBytes = line.end;
     contents.unterminatedTail = !line.terminated;
     return true;
@@ -110,14 +124,14 @@ function* readLines(path: string): Generator<Line> {
   }
 }
 
-function parseLine(text: string): EpisodeTrace | undefined {
+function parseLine(text: string): EpisodeRecord | undefined {
   if (text.trim() === "") return undefined;
   try {
-    const value = JSON.parse(text) as EpisodeTrace;
+    const value = JSON.parse(text) as EpisodeRecord;
     const ok =
       typeof value === "object" &&
       value !== null &&
-      typeof value.taskId === "string" &&
+      typeof value.task_id === "string" &&
       Number.isInteger(value.sample) &&
       typeof value.score?.reward === "number";
     return ok ? value : undefined;
@@ -128,20 +142,21 @@ function parseLine(text: string): EpisodeTrace | undefined {
 
 export interface EpisodeLog {
   readonly path: string;
-  /** Keys of the episodes already in the file (and appended since it was opened). */
+  /** Keys of the episodes done: in the file without a provider error, or appended since it was opened. */
   readonly keys: ReadonlySet<string>;
-  /** Appends one episode as one line, in a single write. */
+  /** Appends one episode (as its record) as one line, in a single write. */
   append(trace: EpisodeTrace): void;
   close(): void;
 }
 
 /**
- * Opens an episode log for appending. The file's existing episodes count as done; a truncated last line
- * is cut off and a missing final newline is added, so the next append starts a line of its own.
+ * Opens an episode log for appending. The file's existing episodes count as done, except those that
+ * ended in a provider error; a truncated last line is cut off and a missing final newline is added, so
+ * the next append starts a line of its own.
  */
 export function openEpisodeLog(path: string): EpisodeLog {
   const existing = readEpisodeLog(path, () => null);
-  const keys = existing.keys;
+  const keys = new Set([...existing.keys].filter((key) => !existing.providerErrors.has(key)));
   const fd = openSync(path, "a+");
   if (existing.truncatedTail) ftruncateSync(fd, existing.validBytes);
   if (existing.unterminatedTail) writeAll(fd, Buffer.from("\n"));
@@ -151,7 +166,7 @@ export function openEpisodeLog(path: string): EpisodeLog {
     keys,
     append(trace) {
       if (!open) throw new Error(`Episode log ${path} is closed`);
-      writeAll(fd, Buffer.from(`${JSON.stringify(trace)}\n`));
+      writeAll(fd, Buffer.from(`${JSON.stringify(toEpisodeRecord(trace))}\n`));
       keys.add(episodeKey(trace.taskId, trace.sample));
     },
     close() {

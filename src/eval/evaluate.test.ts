@@ -79,6 +79,13 @@ describe("evaluate with scripted policies", () => {
     expect(results!.overall.pass_hat_k).toBe(0);
   });
 
+  it("policy:random is the floor: below policy:borrowed-args, which copies the reference's arguments", async () => {
+    const random = await run("policy:random");
+    const borrowed = await run("policy:borrowed-args");
+    expect(random.results!.overall.pass_rate).toBe(0);
+    expect(random.results!.overall.mean_reward!).toBeLessThan(borrowed.results!.overall.mean_reward!);
+  });
+
   it("scores in the requested reward mode", async () => {
     const { results } = await run("policy:skip-validate", {
       config: { ...base, model: "policy:skip-validate", reward: "state" },
@@ -117,9 +124,16 @@ describe("evaluate against a fake OpenAI-compatible server", () => {
       config: { ...base, model: `openai:${server.baseURL}#fake-model`, provider: { retries: 0 } },
     });
     expect(failing.summary.ran).toBe(8);
-    expect(failing.results!.overall).toMatchObject({ episodes: 8, mean_reward: 0, pass_rate: 0 });
+    expect(failing.results!.overall).toMatchObject({
+      episodes: 8,
+      episodes_scored: 0,
+      provider_errors: 8,
+      mean_reward: null,
+      pass_rate: null,
+    });
     const traces = readEpisodeLog(runFiles(failing.dir).episodes).episodes;
     expect(traces.every((t) => t.error?.status === 500 && t.truncation === "provider_error")).toBe(true);
+    expect(failing.results!.overall.failures).toMatchObject({ provider_error: 8, missing_mutation: 0 });
     expect(readFileSync(runFiles(failing.dir).reportMd, "utf8")).toMatch(/provider errors: \w+ ×8/);
   });
 });
@@ -154,7 +168,7 @@ describe("abort and resume", () => {
     expect(keptCount).toBeGreaterThan(0);
     expect(keptCount).toBeLessThan(8);
     // A kill in the middle of a write leaves a partial line behind.
-    appendFileSync(runFiles(dir).episodes, '{"taskId":"jira-transition-v1/eval/1","sample":1,"mess');
+    appendFileSync(runFiles(dir).episodes, '{"task_id":"jira-transition-v1/eval/1","sample":1,"mess');
 
     const counter = abortingPolicy(Number.POSITIVE_INFINITY, new AbortController());
     const second = await run("policy:reference", { dir, resume: true, policy: counter });

@@ -1,8 +1,9 @@
 /**
  * evaluate(): one eval run end to end — checks the configuration and the run directory, creates the
- * policy, runs the planned episodes (skipping those already logged when resuming), and writes
- * results.json and the reports. Every check that can fail runs before anything is written, so bad input
- * leaves the directory as it was.
+ * policy and checks that its provider answers (preflight), runs the planned episodes (when resuming,
+ * skipping those already logged, except the ones that ended in a provider error), and writes
+ * results.json and the reports, each with the run's provenance. Every check that can fail runs before
+ * anything is written, so bad input or an unreachable model server leaves the directory as it was.
  */
 import { existsSync, mkdirSync } from "node:fs";
 import { createPolicy } from "../agent/providers/index.ts";
@@ -14,11 +15,12 @@ import { EVAL_TASKS } from "../scenarios/tasks.ts";
 import { episodeKey, openEpisodeLog, readEpisodeLog } from "./episode-log.ts";
 import type { EvalResults } from "./metrics.ts";
 import type { Progress } from "./progress.ts";
+import { type Provenance, provenanceOf } from "./provenance.ts";
 import {
   EvalConfig,
   type EvalConfigInput,
   identityConflicts,
-  readRunConfig,
+  readRunFile,
   runFiles,
   writeRunConfig,
 } from "./run-dir.ts";
@@ -34,12 +36,11 @@ export interface EvaluateOptions {
   progress?: Progress;
   /** The policy to evaluate (default: created from `config.model`). */
   policy?: Policy;
+  /** Clock of the provenance's start and end times (default: the system clock). */
+  now?: () => Date;
 }
 
-/** Providers that load something first (a local model) or hold resources expose these. */
-type PolicyLifecycle = Policy & { init?(): Promise<void>; close?(): Promise<void> };
-
-function policyFor(config: EvalConfig): PolicyLifecycle {
+function policyFor(config: EvalConfig): Policy {
   const local = config.model.startsWith("local:") ? { parallel: config.concurrency } : {};
   return createPolicy(config.model, { seed: config.seed, ...config.provider, ...local });
 }
@@ -52,6 +53,9 @@ export interface EvaluateSummary {
   /** Set when the run finished. */
   results?: EvalResults;
 }
+
+/** Episodes of a finished run that ended in a provider error (0 when it did not finish). */
+export const providerErrors = (summary: EvaluateSummary) => summary.results?.overall.provider_errors ?? 0;
 
 export async function evaluate(options: EvaluateOptions): Promise<EvaluateSummary> {
   const { dir } = options;
@@ -67,7 +71,8 @@ export async function evaluate(options: EvaluateOptions): Promise<EvaluateSummar
     throw new UsageError(
       `${files.episodes} already holds ${logged} episodes; pass --resume to continue that run or choose another --out`,
     );
-  const saved = options.resume ? readRunConfig(dir) : undefined;
+  const savedRun = options.resume ? readRunFile(dir) : undefined;
+  const saved = savedRun?.config;
   const conflicts = saved ? identityConflicts(saved, config) : [];
   if (conflicts.length > 0)
     throw new UsageError(`Cannot resume ${dir} with different settings (${conflicts.join("; ")})`);
@@ -78,11 +83,18 @@ export async function evaluate(options: EvaluateOptions): Promise<EvaluateSummar
   const scenarios = config.scenarios.map(findScenario);
   const plan = planEpisodes(scenarios, config.split, config.n, config.k);
   checkToolSet(config, plan);
-  const policy: PolicyLifecycle = options.policy ?? policyFor(config);
+  const policy: Policy = options.policy ?? policyFor(config);
   // A model that cannot load (e.g. a local GGUF that is not there) fails here, before anything is written.
   await policy.init?.();
   try {
-    return await run(dir, config, plan, policy, options);
+    // An unreachable server or a model it does not serve fails here, in one line, before any episode.
+    await policy.preflight?.(options.signal);
+    const now = options.now ?? (() => new Date());
+    const provenance = {
+      ...provenanceOf(config, now()),
+      ...(savedRun ? { started_at: savedRun.provenance.started_at } : {}),
+    };
+    return await run(dir, config, plan, policy, { ...options, now }, provenance);
   } finally {
     await policy.close?.();
   }
@@ -107,16 +119,18 @@ async function run(
   config: EvalConfig,
   plan: PlannedEpisode[],
   policy: Policy,
-  options: EvaluateOptions,
+  options: EvaluateOptions & { now: () => Date },
+  provenance: Provenance,
 ): Promise<EvaluateSummary> {
   const files = runFiles(dir);
   if (!existsSync(dir)) mkdirSync(dir, { recursive: true });
-  writeRunConfig(dir, config);
+  writeRunConfig(dir, config, provenance);
   const planned = new Set(plan.map((p) => p.key));
-  const done = readEpisodeLog(files.episodes, (t) => ({
-    key: episodeKey(t.taskId, t.sample),
+  const logged = readEpisodeLog(files.episodes, (t) => ({
+    key: episodeKey(t.task_id, t.sample),
     reward: t.score.reward,
-  })).episodes.filter((e) => planned.has(e.key));
+  }));
+  const done = logged.episodes.filter((e) => planned.has(e.key) && !logged.providerErrors.has(e.key));
   const log = openEpisodeLog(files.episodes);
   options.progress?.start(
     plan.length,
@@ -142,6 +156,12 @@ async function run(
     log.close();
   }
   if (summary.aborted) return summary;
-  const { results } = await writeReports(dir, config, { keys: planned, scenarios: config.scenarios });
+  const ended = { ...provenance, ended_at: options.now().toISOString() };
+  writeRunConfig(dir, config, ended);
+  const { results } = await writeReports(dir, config, {
+    keys: planned,
+    scenarios: config.scenarios,
+    provenance: ended,
+  });
   return { ...summary, results };
 }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { makeTrace } from "./_trace-fixtures.ts";
+import { makeRecord as makeTrace } from "./_trace-fixtures.ts";
 import { buildResults, FAILURE_CODES, outcomeOf, PAPER_FAILURES, summarize } from "./metrics.ts";
 
 const A = "jira-transition-v1";
@@ -70,11 +70,15 @@ describe("eval metrics", () => {
     expect(Object.keys(results.scenarios)).toEqual([A, B]);
     expect(Object.keys(results.overall)).toEqual([
       "episodes",
+      "episodes_scored",
+      "provider_errors",
       "mean_reward",
+      "mean_reward_ci",
       "min_reward",
       "max_reward",
       "std_reward",
       "pass_rate",
+      "pass_rate_ci",
       "pass_hat_k",
       "mean_tool_calls",
       "failures",
@@ -95,5 +99,53 @@ describe("eval metrics", () => {
     expect(s.mean_reward).toBeNull();
     expect(s.pass_hat_k).toBeNull();
     expect(Object.values(s.failures).every((n) => n === 0)).toBe(true);
+  });
+
+  it("leaves provider errors out of every model figure and counts them apart", () => {
+    const errored = makeTrace({
+      scenario: A,
+      index: 0,
+      sample: 2,
+      reward: 0,
+      passed: false,
+      calls: 0,
+      violations: ["missing_mutation"],
+      error: { type: "connection", message: "Connection error (ECONNREFUSED)." },
+    });
+    const a = outcomes.filter((o) => o.scenario === A);
+    const withError = summarize([...a, outcomeOf(errored)], 2);
+    const without = summarize(a, 2);
+    expect(withError).toMatchObject({ episodes: 5, episodes_scored: 4, provider_errors: 1 });
+    for (const key of [
+      "mean_reward",
+      "mean_reward_ci",
+      "pass_rate",
+      "pass_hat_k",
+      "mean_tool_calls",
+    ] as const)
+      expect(withError[key]).toEqual(without[key]);
+    expect(withError.failures.missing_mutation).toBe(without.failures.missing_mutation);
+    expect(withError.failures.provider_error).toBe(1);
+    const onlyErrors = summarize([outcomeOf(errored)], 1);
+    expect(onlyErrors).toMatchObject({ episodes: 1, episodes_scored: 0, mean_reward: null, pass_rate: null });
+  });
+
+  it("gives the mean reward and pass rate bootstrap intervals over tasks that contain them", () => {
+    const a = summarize(
+      outcomes.filter((o) => o.scenario === A),
+      2,
+      A,
+    );
+    expect(a.mean_reward_ci![0]).toBeLessThanOrEqual(a.mean_reward!);
+    expect(a.mean_reward_ci![1]).toBeGreaterThanOrEqual(a.mean_reward!);
+    expect(a.mean_reward_ci![1]).toBeGreaterThan(a.mean_reward_ci![0]);
+    // Task 0 always passes, task 1 never: resampled pass rates span 0 to 1.
+    expect(a.pass_rate_ci).toEqual([0, 1]);
+    const b = summarize(
+      outcomes.filter((o) => o.scenario === B),
+      2,
+      B,
+    );
+    expect(b.mean_reward_ci).toEqual([1, 1]);
   });
 });

@@ -1,12 +1,17 @@
 /**
- * Eval metrics: each episode reduced to its outcome (reward, pass, tool calls, violation codes), and
- * outcomes aggregated into results.json: per scenario and overall, the reward's mean, min, max and
- * (population) standard deviation, the pass rate, pass^k, the mean number of tool calls and the number
- * of episodes showing each failure of the taxonomy.
+ * Eval metrics: each episode reduced to its outcome (reward, pass, tool calls, violation codes, provider
+ * failure), and outcomes aggregated into results.json: per scenario and overall, the reward's mean (with
+ * a bootstrap interval over tasks), min, max and (population) standard deviation, the pass rate (with
+ * its interval), pass^k, the mean number of tool calls and the number of episodes showing each failure
+ * of the taxonomy. Episodes that ended in a provider error say nothing about the model: they are counted
+ * (`provider_errors`, and as the `provider_error` failure) but left out of every other figure, which
+ * covers the `episodes_scored`.
  */
-import type { EpisodeTrace } from "../agent/types.ts";
 import type { RewardMode, ViolationCode } from "../reward/score.ts";
+import { bootstrapCompare, type Stratum, type TaskRewards } from "./bootstrap.ts";
+import { type EpisodeRecord, isProviderError } from "./episode-record.ts";
 import { passHatK } from "./pass-hat-k.ts";
+import type { Provenance } from "./provenance.ts";
 
 /** The paper's silent failures, in the order results.json lists them. */
 export const PAPER_FAILURES = [
@@ -33,6 +38,7 @@ export const FAILURE_CODES = [
   "reverted_mutation",
   "wasted_mutation",
   "no_final_answer",
+  "provider_error",
 ] as const;
 export type FailureCode = (typeof FAILURE_CODES)[number];
 
@@ -46,29 +52,36 @@ export interface EpisodeOutcome {
   passed: boolean;
   toolCalls: number;
   violations: ViolationCode[];
-  /** The provider failure's type, when the episode ended on one. */
+  /** The provider failure's type, when the episode ended on one (the model was not scored). */
   error: string | null;
 }
 
-export const outcomeOf = (trace: EpisodeTrace): EpisodeOutcome => ({
-  taskId: trace.taskId,
-  scenario: trace.scenario,
-  sample: trace.sample,
-  reward: trace.score.reward,
-  passed: trace.score.passed,
-  toolCalls: trace.calls.length,
-  violations: [...new Set(trace.score.violations.map((v) => v.code))],
-  error: trace.error?.type ?? null,
+export const outcomeOf = (record: EpisodeRecord): EpisodeOutcome => ({
+  taskId: record.task_id,
+  scenario: record.scenario,
+  sample: record.sample,
+  reward: record.score.reward,
+  passed: record.score.passed,
+  toolCalls: record.calls.length,
+  violations: [...new Set(((record.score.violations ?? []) as { code: ViolationCode }[]).map((v) => v.code))],
+  error: isProviderError(record) ? (record.error?.type ?? "unknown") : null,
 });
 
 export interface ScenarioResults {
   episodes: number;
+  /** Episodes the model figures cover (all but the provider errors). */
+  episodes_scored: number;
+  /** Episodes that ended because the model provider failed after its retries. */
+  provider_errors: number;
   mean_reward: number | null;
+  /** Bootstrap percentile interval of the mean reward (tasks resampled, stratified by scenario). */
+  mean_reward_ci: [number, number] | null;
   min_reward: number | null;
   max_reward: number | null;
   std_reward: number | null;
   pass_rate: number | null;
-  /** Null when no task has k samples. */
+  pass_rate_ci: [number, number] | null;
+  /** Null when no task has k scored samples. */
   pass_hat_k: number | null;
   mean_tool_calls: number | null;
   /** Episodes showing each failure (an episode counts once per code). */
@@ -78,6 +91,8 @@ export interface ScenarioResults {
 export interface EvalResults {
   model: string;
   reward_mode: RewardMode;
+  /** Where the numbers come from (absent in results built without a run). */
+  provenance?: Provenance;
   scenarios: Record<string, ScenarioResults>;
   overall: ScenarioResults;
 }
@@ -85,43 +100,90 @@ export interface EvalResults {
 const round = (x: number) => Math.round(x * 1e6) / 1e6;
 const mean = (xs: readonly number[]) => xs.reduce((s, x) => s + x, 0) / xs.length;
 
+/** Resamples of the intervals in results.json (seeded, so the same run gives the same intervals). */
+export const CI_RESAMPLES = 1000;
+
+/** Bootstrap intervals of the mean reward and the pass rate over tasks, stratified by scenario. */
+function intervals(scored: readonly EpisodeOutcome[], label: string) {
+  const strata = (value: (o: EpisodeOutcome) => number): Stratum[] => {
+    const byScenario = new Map<string, Map<string, TaskRewards>>();
+    for (const o of scored) {
+      const tasks = byScenario.get(o.scenario) ?? new Map<string, TaskRewards>();
+      const t = tasks.get(o.taskId) ?? { sum: 0, count: 0 };
+      tasks.set(o.taskId, { sum: t.sum + value(o), count: t.count + 1 });
+      byScenario.set(o.scenario, tasks);
+    }
+    return [...byScenario.values()].map((tasks) => ({ a: [...tasks.values()], b: [], paired: false }));
+  };
+  const ci = (s: Stratum[], what: string): [number, number] => {
+    const { a } = bootstrapCompare(
+      s.map((x) => ({ ...x, b: x.a, paired: true })),
+      `${label}:${what}`,
+      { resamples: CI_RESAMPLES, seed: 0 },
+    );
+    return [round(a.low), round(a.high)];
+  };
+  return {
+    mean_reward_ci: ci(
+      strata((o) => o.reward),
+      "reward",
+    ),
+    pass_rate_ci: ci(
+      strata((o) => (o.passed ? 1 : 0)),
+      "pass",
+    ),
+  };
+}
+
 /** Aggregates the outcomes of one scenario (or of all of them); `k` is the samples per task. */
-export function summarize(outcomes: readonly EpisodeOutcome[], k: number): ScenarioResults {
+export function summarize(outcomes: readonly EpisodeOutcome[], k: number, label = "all"): ScenarioResults {
+  const scored = outcomes.filter((o) => o.error === null);
   const failures = Object.fromEntries(FAILURE_CODES.map((code) => [code, 0])) as Record<FailureCode, number>;
-  for (const o of outcomes)
+  for (const o of scored)
     for (const code of o.violations) if (code in failures) failures[code as FailureCode]++;
-  if (outcomes.length === 0) {
+  failures.provider_error = outcomes.length - scored.length;
+  const counts = {
+    episodes: outcomes.length,
+    episodes_scored: scored.length,
+    provider_errors: outcomes.length - scored.length,
+  };
+  if (scored.length === 0) {
     return {
-      episodes: 0,
+      ...counts,
       mean_reward: null,
+      mean_reward_ci: null,
       min_reward: null,
       max_reward: null,
       std_reward: null,
       pass_rate: null,
+      pass_rate_ci: null,
       pass_hat_k: null,
       mean_tool_calls: null,
       failures,
     };
   }
-  const rewards = outcomes.map((o) => o.reward);
+  const rewards = scored.map((o) => o.reward);
   const m = mean(rewards);
   const perTask = new Map<string, { n: number; c: number }>();
-  for (const o of outcomes) {
+  for (const o of scored) {
     const t = perTask.get(o.taskId) ?? { n: 0, c: 0 };
     t.n++;
     if (o.passed) t.c++;
     perTask.set(o.taskId, t);
   }
   const phk = passHatK(perTask.values(), k);
+  const ci = intervals(scored, label);
   return {
-    episodes: outcomes.length,
+    ...counts,
     mean_reward: round(m),
+    mean_reward_ci: ci.mean_reward_ci,
     min_reward: round(rewards.reduce((a, b) => Math.min(a, b))),
     max_reward: round(rewards.reduce((a, b) => Math.max(a, b))),
     std_reward: round(Math.sqrt(mean(rewards.map((r) => (r - m) ** 2)))),
-    pass_rate: round(outcomes.filter((o) => o.passed).length / outcomes.length),
+    pass_rate: round(scored.filter((o) => o.passed).length / scored.length),
+    pass_rate_ci: ci.pass_rate_ci,
     pass_hat_k: phk === null ? null : round(phk),
-    mean_tool_calls: round(mean(outcomes.map((o) => o.toolCalls))),
+    mean_tool_calls: round(mean(scored.map((o) => o.toolCalls))),
     failures,
   };
 }
@@ -134,20 +196,30 @@ export interface ResultsInput {
   k: number;
   /** Scenario ids in report order (default: order of first appearance). */
   scenarios?: readonly string[];
+  provenance?: Provenance;
 }
 
 /** results.json: per-scenario and overall metrics. */
-export function buildResults({ model, rewardMode, outcomes, k, scenarios }: ResultsInput): EvalResults {
+export function buildResults({
+  model,
+  rewardMode,
+  outcomes,
+  k,
+  scenarios,
+  provenance,
+}: ResultsInput): EvalResults {
   const ids = scenarios ?? [...new Set(outcomes.map((o) => o.scenario))];
   return {
     model,
     reward_mode: rewardMode,
+    ...(provenance ? { provenance } : {}),
     scenarios: Object.fromEntries(
       ids.map((id) => [
         id,
         summarize(
           outcomes.filter((o) => o.scenario === id),
           k,
+          id,
         ),
       ]),
     ),

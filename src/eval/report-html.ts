@@ -4,8 +4,8 @@
  * taxonomy and a drill-down per episode. Large runs show the first episodes in report order (failed
  * ones first); every episode stays in episodes.jsonl.
  */
-import type { EpisodeTrace } from "../agent/types.ts";
 import { episodeHtml } from "./episode-html.ts";
+import type { EpisodeRecord } from "./episode-record.ts";
 import { esc } from "./html.ts";
 import { type EpisodeOutcome, type EvalResults, FAILURE_CODES } from "./metrics.ts";
 import { HEADERS, rows } from "./report-md.ts";
@@ -19,7 +19,7 @@ export interface HtmlReportInput {
   config: EvalConfig;
   outcomes: readonly EpisodeOutcome[];
   /** The episodes to drill into (chosen with `drillDownKeys`), in report order. */
-  episodes: readonly EpisodeTrace[];
+  episodes: readonly EpisodeRecord[];
 }
 
 /** Report order: scenario (in results order), task index, sample. */
@@ -50,6 +50,11 @@ export function drillDownOutcomes(
 const STYLE = `
 body{font:14px/1.45 system-ui,sans-serif;margin:24px auto;max-width:1100px;padding:0 16px;color:#1d1d1f}
 table{border-collapse:collapse;margin:8px 0 20px}th,td{border:1px solid #ccc;padding:3px 8px}
+table.failures{table-layout:fixed;width:100%;font-size:12px}
+table.failures th,table.failures td{padding:3px 4px;overflow-wrap:anywhere;white-space:normal}
+table.failures th{font-weight:600;vertical-align:bottom}table.failures th:first-child{width:20%}
+.split{display:grid;grid-template-columns:minmax(0,3fr) minmax(0,2fr);gap:12px}
+aside.task-data{border-left:3px solid #54a24b;padding-left:8px}
 td:first-child{white-space:nowrap}td.n{text-align:right;font-variant-numeric:tabular-nums}th{background:#f3f3f3}
 .charts{display:flex;flex-wrap:wrap;gap:16px}.charts figure{margin:0}
 pre{white-space:pre-wrap;word-break:break-word;background:#f7f7f7;padding:6px 8px;margin:4px 0;max-height:320px;overflow:auto}
@@ -78,9 +83,12 @@ function resultsTable(results: EvalResults, k: number): string {
     .join("")}</table>`;
 }
 
+/** A failure code as a header that can break at its underscores (so the table fits the page). */
+const header = (code: string) => code.split("_").map(esc).join("_<wbr>");
+
 function failureTable(results: EvalResults): string {
   const scenarios = [...Object.entries(results.scenarios), ["overall", results.overall] as const];
-  return `<table><tr><th>scenario</th>${FAILURE_CODES.map((c) => `<th>${esc(c)}</th>`).join("")}</tr>${scenarios
+  return `<table class="failures"><tr><th>scenario</th>${FAILURE_CODES.map((c) => `<th>${header(c)}</th>`).join("")}</tr>${scenarios
     .map(
       ([id, s]) =>
         `<tr><td>${esc(id)}</td>${FAILURE_CODES.map((c) => `<td class="n">${s.failures[c]}</td>`).join("")}</tr>`,
@@ -88,12 +96,33 @@ function failureTable(results: EvalResults): string {
     .join("")}</table>`;
 }
 
+function providerErrorNote(results: EvalResults): string {
+  const n = results.overall.provider_errors;
+  if (n === 0) return "";
+  return `<p class="bad"><b>${n} episode${n === 1 ? "" : "s"} ended in a provider error</b> (the model server failed after its retries): they are not scored and are left out of every figure below; rerun them with <code>atlas-gym eval --resume</code>.</p>`;
+}
+
+function provenanceLine(results: EvalResults): string {
+  const p = results.provenance;
+  if (!p) return "";
+  const scenarios = Object.entries(p.scenarios)
+    .map(
+      ([id, s]) =>
+        `${id} ${s.version}${s.eval_split_sha256 ? ` (split ${s.eval_split_sha256.slice(0, 12)})` : ""}`,
+    )
+    .join(", ");
+  return `<p class="label">atlas-gym ${esc(p.atlas_gym_version)}${p.git_commit ? ` · commit ${esc(p.git_commit.slice(0, 12))}` : ""} · tools ${esc(p.tools)} · ${esc(p.started_at)} → ${esc(p.ended_at ?? "")} · ${esc(scenarios)}</p>`;
+}
+
 export async function htmlReport({ results, config, outcomes, episodes }: HtmlReportInput): Promise<string> {
   // Vega loads in about a second: only when a report is written.
-  const { failureSpec, meanRewardSpec, renderSvg, rewardDistributionSpec } = await import("./charts.ts");
+  const { failureSpec, meanRewardSpec, passRateSpec, renderSvg, rewardDistributionSpec } = await import(
+    "./charts.ts"
+  );
   const failures = failureSpec(results);
   const charts = [
     await renderSvg(meanRewardSpec(results)),
+    await renderSvg(passRateSpec(results)),
     failures ? await renderSvg(failures) : "<p>No failures to chart.</p>",
     await renderSvg(rewardDistributionSpec(outcomes)),
   ];
@@ -108,7 +137,9 @@ export async function htmlReport({ results, config, outcomes, episodes }: HtmlRe
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <title>${esc(title)}</title><style>${STYLE}</style></head><body>
 <h1>atlas-gym eval report</h1>
-<p>model <code>${esc(config.model)}</code> · reward mode <b>${esc(config.reward)}</b> · split ${esc(config.split)} · k = ${esc(config.k)} samples per task · seed ${esc(config.seed)} · ${results.overall.episodes} episodes</p>
+<p>model <code>${esc(config.model)}</code> · reward mode <b>${esc(config.reward)}</b> · split ${esc(config.split)} · k = ${esc(config.k)} samples per task · seed ${esc(config.seed)} · ${results.overall.episodes} episodes, ${results.overall.episodes_scored} scored</p>
+${providerErrorNote(results)}
+${provenanceLine(results)}
 <h2>Results</h2>
 ${resultsTable(results, config.k)}
 <div class="charts">${charts.map((svg) => `<figure>${svg}</figure>`).join("")}</div>

@@ -1,6 +1,7 @@
 /**
- * The results table (terminal and Markdown) and report.md: per-scenario reward statistics, pass rate,
- * pass^k and tool calls, the failure taxonomy, and how each figure is defined.
+ * The results table (terminal and Markdown) and report.md: per-scenario episodes (scored, provider
+ * errors), reward statistics, pass rate, pass^k and tool calls, the failure taxonomy, the run's
+ * provenance, and how each figure is defined.
  */
 import type { EpisodeOutcome, EvalResults, ScenarioResults } from "./metrics.ts";
 import { FAILURE_CODES } from "./metrics.ts";
@@ -11,6 +12,8 @@ import { type Align, markdownTable, num, textTable } from "./table.ts";
 export const HEADERS = (k: number) => [
   "scenario",
   "episodes",
+  "scored",
+  "provider errors",
   "mean",
   "min",
   "max",
@@ -19,11 +22,13 @@ export const HEADERS = (k: number) => [
   `pass^${k}`,
   "calls",
 ];
-const ALIGN: Align[] = ["left", ...Array<Align>(8).fill("right")];
+const ALIGN: Align[] = ["left", ...Array<Align>(10).fill("right")];
 
 const row = (name: string, s: ScenarioResults) => [
   name,
   String(s.episodes),
+  String(s.episodes_scored),
+  String(s.provider_errors),
   num(s.mean_reward),
   num(s.min_reward),
   num(s.max_reward),
@@ -47,9 +52,15 @@ export function failureSummary(s: ScenarioResults): string {
 /** The table printed at the end of `atlas-gym eval`. */
 export function terminalTable(results: EvalResults, k: number): string {
   const failures = Object.entries(results.scenarios).map(([id, s]) => `  ${id}: ${failureSummary(s)}`);
+  const errors = results.overall.provider_errors;
   return [
     `model ${results.model} · reward ${results.reward_mode}`,
     textTable(HEADERS(k), rows(results), ALIGN),
+    ...(errors > 0
+      ? [
+          `${errors} of ${results.overall.episodes} episodes ended in a provider error: not scored, left out of every figure above`,
+        ]
+      : []),
     "failures (episodes):",
     ...failures,
   ].join("\n");
@@ -59,6 +70,17 @@ export interface ReportInput {
   results: EvalResults;
   config: EvalConfig;
   outcomes: readonly EpisodeOutcome[];
+}
+
+function provenanceLines(results: EvalResults): string[] {
+  const p = results.provenance;
+  if (!p) return [];
+  return [
+    `- atlas-gym ${p.atlas_gym_version}${p.git_commit ? ` (commit \`${p.git_commit}\`)` : ""}; started ${p.started_at}, ended ${p.ended_at ?? "—"}; tools: ${p.tools}; provider settings: ${JSON.stringify(p.provider)}`,
+    `- scenarios: ${Object.entries(p.scenarios)
+      .map(([id, s]) => `${id} ${s.version} (eval split sha256 ${s.eval_split_sha256?.slice(0, 12) ?? "—"})`)
+      .join(", ")}`,
+  ];
 }
 
 /** report.md. */
@@ -73,9 +95,10 @@ export function markdownReport({ results, config, outcomes }: ReportInput): stri
     "",
     `- model: \`${config.model}\``,
     `- reward mode: ${config.reward}; split: ${config.split}; tasks per scenario: ${config.n ?? "all"}; samples per task (k): ${config.k}; seed: ${config.seed}; max turns: ${config.maxTurns}`,
-    `- episodes: ${results.overall.episodes}; provider errors: ${
+    `- episodes: ${results.overall.episodes}; scored: ${results.overall.episodes_scored}; provider errors: ${
       errors.size === 0 ? "none" : [...errors].map(([type, n]) => `${type} ×${n}`).join(", ")
-    }`,
+    }${errors.size === 0 ? "" : " — not scored and left out of every figure below (rerun them with `atlas-gym eval --resume`)"}`,
+    ...provenanceLines(results),
     "",
     "## Results",
     "",
@@ -85,7 +108,10 @@ export function markdownReport({ results, config, outcomes }: ReportInput): stri
     "",
     "Episodes showing each failure (an episode counts once per kind).",
     "",
-    markdownTable(["scenario", ...FAILURE_CODES], failureRows, ["left", ...Array<Align>(9).fill("right")]),
+    markdownTable(["scenario", ...FAILURE_CODES], failureRows, [
+      "left",
+      ...Array<Align>(FAILURE_CODES.length).fill("right"),
+    ]),
     "",
     "## How the figures are defined",
     "",
@@ -93,6 +119,8 @@ export function markdownReport({ results, config, outcomes }: ReportInput): stri
     "- **pass**: the share of episodes whose end state passed verification (the same verdict in every reward mode).",
     `- **pass^${config.k}**: tau-bench's pass^k — per task, C(c, k) / C(n, k) for c passing samples out of n, averaged over tasks: the chance that ${config.k} independent tries all pass.`,
     "- **calls**: mean tool calls per episode.",
+    "- **scored / provider errors**: an episode that ended because the model provider failed after its retries is a provider error; it says nothing about the model and is left out of every other figure.",
+    "- **intervals** (results.json `*_ci`): 95% percentile bootstrap intervals, tasks resampled within each scenario.",
     "- **failures**: episodes whose score carries the violation; see `report.html` for every episode's trace and reward explanation.",
     "",
   ].join("\n");

@@ -2,7 +2,8 @@ import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { makeTrace } from "./_trace-fixtures.ts";
+import { makeRecord, makeTrace } from "./_trace-fixtures.ts";
+import { toEpisodeRecord } from "./episode-record.ts";
 import { buildResults, outcomeOf } from "./metrics.ts";
 import { drillDownOutcomes } from "./report-html.ts";
 import { terminalTable } from "./report-md.ts";
@@ -51,8 +52,9 @@ function runDir() {
       error: { type: "rate_limited", message: "429 <slow down>", status: 429 },
     }),
   ];
-  writeFileSync(runFiles(dir).episodes, traces.map((t) => `${JSON.stringify(t)}\n`).join(""));
-  return { dir, traces };
+  const records = traces.map(toEpisodeRecord);
+  writeFileSync(runFiles(dir).episodes, records.map((t) => `${JSON.stringify(t)}\n`).join(""));
+  return { dir, traces: records };
 }
 
 describe("eval reports", () => {
@@ -72,11 +74,17 @@ describe("eval reports", () => {
     expect(results.scenarios[B]!.failures.hallucinated_tool).toBe(1);
 
     const md = readFileSync(files.reportMd, "utf8");
-    expect(md).toContain(`| ${A} | 2 | 0.875 | 0.750 | 1.000 | 0.125 | 1.000 | 1.000 | 1.0 |`);
-    expect(md).toContain("provider errors: rate_limited ×1");
+    expect(md).toContain(`| ${A} | 2 | 2 | 0 | 0.875 | 0.750 | 1.000 | 0.125 | 1.000 | 1.000 | 1.0 |`);
+    // B's rate-limited episode is not scored: B's figures are those of its one scored episode.
+    expect(md).toContain(`| ${B} | 2 | 1 | 1 | 0.100 | 0.100 | 0.100 | 0.000 | 0.000 | — | 1.0 |`);
+    expect(md).toContain("provider errors: rate_limited ×1 — not scored");
 
     const html = readFileSync(files.reportHtml, "utf8");
-    expect(html.match(/<svg /g)).toHaveLength(3);
+    expect(html.match(/<svg /g)).toHaveLength(4);
+    expect(html).toContain("1 episode ended in a provider error");
+    expect(html).toContain("Pass rate per scenario");
+    expect(html).toContain("whiskers: 95% bootstrap interval");
+    expect(html).toContain("<th>dropped_<wbr>required_<wbr>field</th>");
     expect(html).toMatch(/Content-Security-Policy" content="default-src 'none'/);
     // No resource is fetched from anywhere: no src/href other than fragments or data.
     expect(html.match(/\s(?:src|href)="(?!#|data:)[^"]*"/g)).toBeNull();
@@ -105,7 +113,7 @@ describe("eval reports", () => {
         calls: [],
       },
     ];
-    writeFileSync(runFiles(dir).episodes, `${JSON.stringify(trace)}\n`);
+    writeFileSync(runFiles(dir).episodes, `${JSON.stringify(toEpisodeRecord(trace))}\n`);
     await writeReports(dir, { ...config, scenarios: [A] }, { scenarios: [A] });
     const html = readFileSync(runFiles(dir).reportHtml, "utf8");
     expect(html).toContain("&lt;think&gt;hmm&lt;/think&gt;&lt;tool_call&gt;");
@@ -114,10 +122,10 @@ describe("eval reports", () => {
 
   it("drills into failed episodes first when a run is larger than the cap", () => {
     const outcomes = [
-      makeTrace({ index: 0, reward: 1 }),
-      makeTrace({ index: 1, reward: 0, passed: false }),
-      makeTrace({ index: 2, reward: 1 }),
-      makeTrace({ index: 3, reward: 0.2, passed: false }),
+      makeRecord({ index: 0, reward: 1 }),
+      makeRecord({ index: 1, reward: 0, passed: false }),
+      makeRecord({ index: 2, reward: 1 }),
+      makeRecord({ index: 3, reward: 0.2, passed: false }),
     ].map(outcomeOf);
     expect(drillDownOutcomes(outcomes, [A], 3).map((o) => o.taskId.split("/")[2])).toEqual(["0", "1", "3"]);
     expect(drillDownOutcomes(outcomes, [A], 10)).toHaveLength(4);
@@ -133,34 +141,29 @@ describe("eval reports", () => {
       scenarios: [A, B],
     });
     const table = terminalTable(results, 2);
-    expect(table).toMatch(/scenario\s+episodes\s+mean\s+min\s+max\s+std\s+pass\s+pass\^2\s+calls/);
-    expect(table).toMatch(new RegExp(`${A}\\s+2\\s+0\\.875`));
-    expect(table).toContain(`${B}: hallucinated_tool ×1, missing_mutation ×1`);
-    expect(table).toMatch(/overall\s+4\s+0\.463/);
+    expect(table).toMatch(
+      /scenario\s+episodes\s+scored\s+provider errors\s+mean\s+min\s+max\s+std\s+pass\s+pass\^2\s+calls/,
+    );
+    expect(table).toMatch(new RegExp(`${A}\\s+2\\s+2\\s+0\\s+0\\.875`));
+    expect(table).toContain(`${B}: hallucinated_tool ×1, provider_error ×1`);
+    // (1 + 0.75 + 0.1) / 3: the provider error is not a zero.
+    expect(table).toMatch(/overall\s+4\s+3\s+1\s+0\.617/);
+    expect(table).toContain("1 of 4 episodes ended in a provider error");
   });
-});
 
-describe("episode drill-down", () => {
-  it("shows what the task expected when the trace carries its expectation", async () => {
-    const { episodeHtml } = await import("./episode-html.ts");
-    const expectation = {
-      entities: [
-        {
-          kind: "update" as const,
-          ref: "issue",
-          label: "ENG-1 is in Done",
-          table: "issues" as const,
-          id: "10000",
-          fields: { statusId: { equals: "4" } },
-        },
-      ],
-      validate: [{ table: "issues" as const, id: "10000" }],
-      budget: 8,
-      points: { fields: 0.7, validate: 0.15, verify: 0.15 },
+  it("shows the task's expectation and end-state diff beside the trace when the record has them", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "atlas-report-"));
+    const record = {
+      ...makeRecord({ scenario: A }),
+      expectation: { updates: [{ ref: "ENG-1", fields: { status: { equals: "In <Progress>" } } }] },
+      end_state_diff: [{ entity: "issue", key: "ENG-1", field: "status", before: "To Do", after: "Done" }],
     };
-    const html = episodeHtml({ ...makeTrace({}), expectation });
-    expect(html).toContain("Expected end state");
-    expect(html).toContain("statusId = &quot;4&quot;");
-    expect(episodeHtml(makeTrace({}))).not.toContain("Expected end state");
+    writeFileSync(runFiles(dir).episodes, `${JSON.stringify(record)}\n`);
+    await writeReports(dir, { ...config, scenarios: [A] }, { scenarios: [A] });
+    const html = readFileSync(runFiles(dir).reportHtml, "utf8");
+    expect(html).toContain('<aside class="task-data"><h4>expectation</h4>');
+    expect(html).toContain("In &lt;Progress&gt;");
+    expect(html).toContain("<h4>end state diff</h4>");
+    expect(html).toContain("&quot;after&quot;: &quot;Done&quot;");
   });
 });

@@ -1,5 +1,5 @@
 /**
- * An eval run directory: `run.json` (the configuration, so `--resume` continues the same run),
+ * An eval run directory: `run.json` (the configuration and provenance, so `--resume` continues the same run),
  * `episodes.jsonl` (one line per finished episode), and at the end `results.json`, `report.md` and
  * `report.html`. Resuming with a different model, split, seed, reward mode or turn limit would mix two
  * runs in one file, so it is refused.
@@ -11,6 +11,8 @@ import { z } from "zod";
 import { UsageError } from "../errors.ts";
 import { REWARD_MODES } from "../reward/score.ts";
 import { TOOL_SET_NAMES, type ToolSetName } from "../tools/aliases/tool-sets.ts";
+import { camelCase, renameKeys } from "./json-keys.ts";
+import type { Provenance } from "./provenance.ts";
 
 export const runFiles = (dir: string) => ({
   config: join(dir, "run.json"),
@@ -19,6 +21,27 @@ export const runFiles = (dir: string) => ({
   reportMd: join(dir, "report.md"),
   reportHtml: join(dir, "report.html"),
 });
+
+/**
+ * The run directory used when no --out is given: `out/eval-<model name>` — the name after `#` of a
+ * server spec, the GGUF file of a local one, `policy-<name>` for a scripted policy (never a URL's host
+ * or port).
+ */
+export function defaultRunDir(spec: string): string {
+  const kind = spec.slice(0, Math.max(0, spec.indexOf(":")));
+  const rest = spec.slice(spec.indexOf(":") + 1);
+  const name =
+    kind === "openai" || kind === "raw"
+      ? rest.slice(rest.indexOf("#") + 1)
+      : kind === "local"
+        ? (rest.split(/[/\\]/).pop() ?? rest).replace(/\.gguf$/i, "")
+        : spec;
+  const slug = name
+    .replace(/[^A-Za-z0-9._-]+/g, "-")
+    .replace(/^[-.]+|-+$/g, "")
+    .slice(-60);
+  return `out/eval-${slug || "model"}`;
+}
 
 export const EvalConfig = z.object({
   model: z.string().min(1),
@@ -54,17 +77,40 @@ export type EvalConfigInput = z.input<typeof EvalConfig>;
 /** Settings a resumed run must share with the run it continues. */
 export const IDENTITY_KEYS = ["model", "split", "seed", "reward", "maxTurns", "tools"] as const;
 
-export function readRunConfig(dir: string): EvalConfig | undefined {
+/** run.json: the run's provenance (snake_case, see provenance.ts) and its concurrency. */
+export type RunFile = Provenance & { concurrency: number };
+
+/** The configuration of the run in `dir` (from its run.json), with its provenance; undefined when none. */
+export function readRunFile(dir: string): { config: EvalConfig; provenance: Provenance } | undefined {
   const path = runFiles(dir).config;
   if (!existsSync(path)) return undefined;
-  const parsed = EvalConfig.safeParse(JSON.parse(readFileSync(path, "utf8")));
+  const file = JSON.parse(readFileSync(path, "utf8")) as Partial<RunFile>;
+  const parsed = EvalConfig.safeParse({
+    model: file.model,
+    scenarios: Object.keys(file.scenarios ?? {}),
+    split: file.split,
+    n: file.n ?? undefined,
+    k: file.k,
+    concurrency: file.concurrency,
+    seed: file.seed,
+    reward: file.reward_mode,
+    maxTurns: file.max_turns,
+    tools: file.tools,
+    provider: renameKeys(file.provider ?? {}, camelCase),
+  });
   if (!parsed.success)
     throw new UsageError(`${path} is not an eval run configuration: ${parsed.error.issues[0]?.message}`);
-  return parsed.data;
+  const { concurrency: _, ...provenance } = file as RunFile;
+  return { config: parsed.data, provenance };
 }
 
-export function writeRunConfig(dir: string, config: EvalConfig): void {
-  writeFileSync(runFiles(dir).config, `${JSON.stringify(config, null, 2)}\n`);
+export function readRunConfig(dir: string): EvalConfig | undefined {
+  return readRunFile(dir)?.config;
+}
+
+export function writeRunConfig(dir: string, config: EvalConfig, provenance: Provenance): void {
+  const file: RunFile = { ...provenance, concurrency: config.concurrency };
+  writeFileSync(runFiles(dir).config, `${JSON.stringify(file, null, 2)}\n`);
 }
 
 /** Provider settings that change what the model generates (timeouts, retries and the key do not). */

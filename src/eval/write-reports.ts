@@ -6,6 +6,7 @@
 import { writeFileSync } from "node:fs";
 import { episodeKey, readEpisodeLog } from "./episode-log.ts";
 import { buildResults, type EpisodeOutcome, type EvalResults, outcomeOf } from "./metrics.ts";
+import type { Provenance } from "./provenance.ts";
 import { drillDownOutcomes, htmlReport, MAX_DRILL_DOWN, reportOrder } from "./report-html.ts";
 import { markdownReport } from "./report-md.ts";
 import { type EvalConfig, runFiles } from "./run-dir.ts";
@@ -16,12 +17,14 @@ export interface WriteReportsOptions {
   /** Scenario ids in report order. */
   scenarios: readonly string[];
   maxDrillDown?: number;
+  /** Written into results.json. */
+  provenance?: Provenance;
 }
 
 export async function writeReports(
   dir: string,
   config: EvalConfig,
-  { keys, scenarios, maxDrillDown = MAX_DRILL_DOWN }: WriteReportsOptions,
+  { keys, scenarios, maxDrillDown = MAX_DRILL_DOWN, provenance }: WriteReportsOptions,
 ): Promise<{ results: EvalResults; outcomes: EpisodeOutcome[] }> {
   const files = runFiles(dir);
   const inRun = (o: { taskId: string; sample: number }) => !keys || keys.has(episodeKey(o.taskId, o.sample));
@@ -32,6 +35,7 @@ export async function writeReports(
     outcomes,
     k: config.k,
     scenarios,
+    provenance,
   });
   writeFileSync(files.results, `${JSON.stringify(results, null, 2)}\n`);
   writeFileSync(files.reportMd, markdownReport({ results, config, outcomes }));
@@ -41,7 +45,7 @@ export async function writeReports(
   );
   const order = reportOrder(scenarios);
   const episodes = readEpisodeLog(files.episodes, (t) =>
-    shown.has(episodeKey(t.taskId, t.sample)) ? t : null,
+    shown.has(episodeKey(t.task_id, t.sample)) ? t : null,
   )
     .episodes.filter((t) => t !== null)
     .sort((a, b) => order(outcomeOf(a), outcomeOf(b)));

@@ -10,6 +10,8 @@ import type { Operation } from "../sandbox/define-operation.ts";
 import { executeOperation, type OperationInput, type OperationResult } from "../sandbox/execute.ts";
 import { AGENT_ACCOUNT_ID } from "../sandbox/fixtures/default-site.ts";
 import { OPERATIONS } from "../sandbox/operations.ts";
+import { type Endpoint, executePresentation, type Presentation } from "../sandbox/presentation.ts";
+import { PRESENTATIONS } from "../sandbox/presentations.ts";
 import type { Site } from "../sandbox/site.ts";
 import { type Credentials, checkBasicAuth } from "./basic-auth.ts";
 import { dialectForPath } from "./dialect.ts";
@@ -20,9 +22,16 @@ export const MAX_BODY_BYTES = 1024 * 1024;
 
 export interface RestAppOptions {
   sites: SiteRegistry;
+  /**
+   * The public origin clients use (`--base-url`, e.g. `https://acme.atlassian.net` behind a proxy or a
+   * hosts-file name); `self` links and serverInfo's baseUrl start with it instead of the request's origin.
+   */
+  publicUrl?: string | null;
   /** When set, Basic auth must carry exactly these credentials. */
   credentials?: Credentials | null;
   operations?: readonly Operation[];
+  /** Other surfaces' views of the operations (Jira v2, Confluence v1 content); see sandbox/presentation.ts. */
+  presentations?: readonly Presentation[];
   /**
    * Called with every answer an operation gives (for logging, for checking answers against the spec, or
    * for recording the call on the trace of the env-server session that owns the site).
@@ -34,25 +43,32 @@ export interface RestAppOptions {
 export interface ObservedRequest {
   /** The isolated site's id for `/s/<id>/...` requests; null for the default site. */
   siteId: string | null;
-  /** The operation input as received; null when the request failed before the operation ran (auth, body). */
+  /** The operation input; null when the request failed before the operation ran (auth, body). */
   input: OperationInput | null;
+  /** The route that answered: the operation itself, or a presentation of it (another API surface). */
+  endpoint: Endpoint;
+  /** What the route answered (for a presentation, its own shape of the operation's result). */
+  answer: OperationResult | null;
 }
 
 export function createRestApp({
   sites,
   credentials = null,
+  publicUrl = null,
   operations = OPERATIONS,
+  presentations = PRESENTATIONS,
   observe,
 }: RestAppOptions): Hono {
   const app = new Hono();
+  const routes: Endpoint[] = [...operations, ...presentations];
   // Routes match in registration order: fixed paths (`/project/search`) go before parameterised ones (`/project/{key}`).
-  const byParams = [...operations].sort((a, b) => paramCount(a.path) - paramCount(b.path));
-  for (const op of byParams) {
-    const path = op.path.replace(/\{(\w+)\}/g, ":$1");
-    app.on(op.method, path, (c) => handle(c, op, sites.root, null));
-    app.on(op.method, `/s/:siteId${path}`, (c) => {
+  const byParams = routes.sort((a, b) => paramCount(a.path) - paramCount(b.path));
+  for (const endpoint of byParams) {
+    const path = endpoint.path.replace(/\{(\w+)\}/g, ":$1");
+    app.on(endpoint.method, path, (c) => handle(c, endpoint, sites.root, null));
+    app.on(endpoint.method, `/s/:siteId${path}`, (c) => {
       const siteId = c.req.param("siteId");
-      return handle(c, op, sites.get(siteId), siteId);
+      return handle(c, endpoint, sites.get(siteId), siteId);
     });
   }
   app.notFound((c) =>
@@ -68,29 +84,44 @@ export function createRestApp({
     ),
   );
 
-  async function handle(c: Context, op: Operation, site: Site, siteId: string | null): Promise<Response> {
-    const request: ObservedRequest = { siteId, input: null };
-    const result = await answer(c, op, site, request);
+  async function handle(
+    c: Context,
+    endpoint: Endpoint,
+    site: Site,
+    siteId: string | null,
+  ): Promise<Response> {
+    const op = "operation" in endpoint ? (endpoint as Presentation).operation : (endpoint as Operation);
+    const request: ObservedRequest = { siteId, input: null, endpoint, answer: null };
+    const result = await answer(c, endpoint, op, site, request);
+    request.answer ??= result;
     observe?.(op, result, request);
-    return send(c, result);
+    return send(c, request.answer);
   }
 
+  /** The operation's result; for a presentation, its own answer goes to `request.answer`. */
   async function answer(
     c: Context,
+    endpoint: Endpoint,
     op: Operation,
     site: Site,
     request: ObservedRequest,
   ): Promise<OperationResult> {
     const auth = checkBasicAuth(c.req.header("authorization"), credentials);
-    if (!auth.ok) return failure(dialectError(op.api, 401, auth.message));
+    if (!auth.ok) return failure(dialectError(endpoint.api, 401, auth.message));
     try {
-      const body = op.body ? await readJsonBody(c, op) : undefined;
+      const body = hasBody(endpoint) ? await readJsonBody(c, endpoint) : undefined;
       const params = { ...collectQuery(c), ...pathParams(c) };
-      const origin = originOf(c.req.url);
+      const origin = publicUrl?.replace(/\/+$/, "") ?? originOf(c.req.url);
       const prefix = request.siteId === null ? "" : `/s/${request.siteId}`;
       const ctx = { baseUrl: `${origin}${prefix}`, accountId: actingUser(site, auth.email) };
-      request.input = { params, body };
-      return executeOperation(site, op, request.input, ctx);
+      if (endpoint === op) {
+        request.input = { params, body };
+        return executeOperation(site, op, request.input, ctx);
+      }
+      const presented = executePresentation(site, endpoint as Presentation, { params, body }, ctx);
+      request.input = presented.input ?? { params, body };
+      request.answer = presented.answer;
+      return presented.result;
     } catch (error) {
       if (error instanceof ApiError) return failure(error);
       throw error;
@@ -133,7 +164,13 @@ function pathParams(c: Context): Record<string, string> {
   return params;
 }
 
-async function readJsonBody(c: Context, op: Operation): Promise<unknown> {
+/** Whether a route reads a JSON body (presentations read one when their operation does). */
+function hasBody(endpoint: Endpoint): boolean {
+  const op = "operation" in endpoint ? (endpoint as Presentation).operation : (endpoint as Operation);
+  return op.body !== undefined;
+}
+
+async function readJsonBody(c: Context, op: Endpoint): Promise<unknown> {
   const length = Number(c.req.header("content-length") ?? "0");
   if (length > MAX_BODY_BYTES) throw tooLarge(op);
   const text = await c.req.text();
@@ -154,7 +191,7 @@ async function readJsonBody(c: Context, op: Operation): Promise<unknown> {
   }
 }
 
-function tooLarge(op: Operation): ApiError {
+function tooLarge(op: Endpoint): ApiError {
   return dialectError(op.api, 413, `Request body is larger than the ${MAX_BODY_BYTES} byte limit.`);
 }
 

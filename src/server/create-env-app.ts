@@ -3,21 +3,17 @@
  * tools and tasks) and the session routes. Every answer is JSON; errors are `{error, code}` with a 4xx
  * status (5xx only for bugs). Served beside the REST facade by `atlas-gym serve` (see start-gym-server.ts).
  */
-import { readFileSync } from "node:fs";
 import { Hono } from "hono";
 import { z } from "zod";
 import { EVAL_TASKS } from "../scenarios/tasks.ts";
 import { defaultTools } from "../tools/catalogue.ts";
 import { toFunctionTool } from "../tools/define-tool.ts";
+import { VERSION } from "../version.ts";
 import { EnvRequestError } from "./errors.ts";
 import { bearerAuth, errorResponse } from "./protocol.ts";
 import { addSessionRoutes } from "./session-routes.ts";
 import type { SessionStore } from "./sessions.ts";
 import { createTaskSource, type TaskSource } from "./task-source.ts";
-
-export const VERSION: string = JSON.parse(
-  readFileSync(new URL("../../package.json", import.meta.url), "utf8"),
-).version;
 
 export interface EnvAppOptions {
   sessions: SessionStore;

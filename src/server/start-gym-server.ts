@@ -19,6 +19,8 @@ export interface GymServerOptions {
   host?: string;
   /** Seed of the default site (sessions build their own sites from their tasks). */
   seed: number;
+  /** Public origin for `self` links and serverInfo (see RestAppOptions.publicUrl); default the request's. */
+  baseUrl?: string | null;
   /** Require Basic auth on the REST facade. */
   auth?: boolean;
   /** Require `Authorization: Bearer <token>` on /v1 routes. */
@@ -58,6 +60,7 @@ export function createGymHandler(options: Omit<GymServerOptions, "port" | "host"
   const rest = createRestApp({
     sites,
     credentials,
+    publicUrl: options.baseUrl ?? null,
     observe: (op, result, request) => {
       record(op, result, request);
       options.observe?.(op, result, request);

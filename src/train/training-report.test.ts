@@ -3,7 +3,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { parseTrainingLog, readTrainingLog, summarize } from "./training-log.ts";
-import { trainingReportHtml } from "./training-report.ts";
+import { fitDomain, metricSpec, renderSvg, trainingReportHtml } from "./training-report.ts";
 
 const step = (s: number, mean: number | null, extra: Record<string, unknown> = {}) =>
   JSON.stringify({
@@ -67,5 +67,32 @@ describe("training log and report", () => {
     expect(html).not.toContain("KL to the reference");
     expect(html).not.toMatch(/<script|https?:\/\/(?!www\.w3\.org)/);
     expect(readFileSync(join(dir, "training_log.jsonl"), "utf8")).toContain('"step":5');
+  });
+
+  it("fits a constant series' axis around it, with short labels", async () => {
+    const steps = parseTrainingLog(
+      Array.from({ length: 4 }, (_, i) => step(i + 1, 0.5, { kl: 0, mean_tool_calls: 3 })).join("\n"),
+      "log",
+    );
+    expect(fitDomain([3, 3])).toEqual([1.5, 4.5]);
+    expect(fitDomain([0, 0])).toEqual([0, 1]);
+    expect(fitDomain([1, 2])).toBeUndefined();
+    for (const [field, value] of [
+      ["mean_tool_calls", 3],
+      ["kl", 0],
+    ] as const) {
+      const svg = await renderSvg(metricSpec(steps, field, "t", "y"));
+      const labels = [...svg.matchAll(/<text[^>]*>([^<]*)<\/text>/g)].map((m) => m[1]!);
+      expect(
+        labels.some((l) => /\.0{4,}/.test(l)),
+        labels.join(" "),
+      ).toBe(false);
+      expect(labels.filter((l) => /^[\d.]+$/.test(l)).length).toBeGreaterThan(6);
+      // The line lies within the plot (y from 0 at the top to 160 at the axis), not above it.
+      const y = Number(/aria-roledescription="line mark" d="M0,([\d.]+)/.exec(svg)![1]);
+      expect(y).toBeGreaterThan(0);
+      expect(y).toBeLessThanOrEqual(160);
+      expect(value === 0 ? y === 160 : y < 160).toBe(true);
+    }
   });
 });

@@ -57,14 +57,29 @@ export function rewardSpec(steps: readonly TrainingStep[]): TopLevelSpec {
   } as TopLevelSpec;
 }
 
+/**
+ * A y scale that fits the values: their range, padded when it is empty (a constant series sits in the
+ * middle of a real axis instead of on a one-value axis), never below 0 for values that are not.
+ */
+export function fitDomain(values: readonly number[]): [number, number] | undefined {
+  if (values.length === 0) return undefined;
+  const lo = Math.min(...values);
+  const hi = Math.max(...values);
+  if (hi > lo) return undefined;
+  const pad = Math.abs(lo) / 2 || 1;
+  return [lo >= 0 ? Math.max(0, lo - pad) : lo - pad, hi + pad];
+}
+
 /** A single metric per step; `domain` fixes the y scale (e.g. [0, 1] for a share). */
 export function metricSpec(
   steps: readonly TrainingStep[],
   field: Field,
   title: string,
   yTitle: string,
-  domain?: [number, number],
+  fixed?: [number, number],
 ): TopLevelSpec {
+  const values = steps.map((s) => s[field]).filter((v): v is number => typeof v === "number");
+  const domain = fixed ?? fitDomain(values);
   return {
     $schema: SCHEMA,
     title,
@@ -80,7 +95,14 @@ export function metricSpec(
     },
     encoding: {
       x: { field: "step", type: "quantitative", title: "step", axis: { tickMinStep: 1 } },
-      y: { field: "value", type: "quantitative", title: yTitle, ...(domain ? { scale: { domain } } : {}) },
+      y: {
+        field: "value",
+        type: "quantitative",
+        title: yTitle,
+        // Labels as short as the values need (no 0.000000), on a scale that fits them.
+        axis: { format: "~g" },
+        scale: domain ? { domain, nice: false } : { zero: false, nice: true },
+      },
     },
   } as TopLevelSpec;
 }

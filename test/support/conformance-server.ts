@@ -1,6 +1,6 @@
 /**
  * A running `atlas-gym serve` equivalent for client tests: the real HTTP server on a loopback port,
- * with every answer an operation gives checked against the spec's response schema. Tests assert at the
+ * with every answer a route gives (an operation, or a v2/v1 presentation of one) checked against the spec's response schema. Tests assert at the
  * end that no answer violated the contract.
  */
 import { startServer } from "../../src/http/start-server.ts";
@@ -12,10 +12,12 @@ export async function startConformanceServer(seed: number) {
   const server = await startServer({
     port: 0,
     seed,
-    observe(op, result) {
-      seen.add(`${op.operationId} ${result.status}`);
-      const problem = responseViolations(op, result.status, result.body);
-      if (problem) violations.push(`${op.operationId} ${result.status}: ${problem}`);
+    observe(_op, _result, { endpoint, answer }) {
+      if (!answer) return;
+      const name = `${endpoint.method} ${endpoint.path}`;
+      seen.add(`${endpoint.operationId} ${answer.status}`);
+      const problem = responseViolations(endpoint, answer.status, answer.body);
+      if (problem) violations.push(`${name} ${answer.status}: ${problem}`);
     },
   });
   return { ...server, violations, seen };

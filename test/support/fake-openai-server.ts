@@ -49,9 +49,10 @@ export interface FakeServer {
   close(): Promise<void>;
 }
 
+/** `models`: what GET /v1/models lists; null answers it with a 404, as servers without the route do. */
 export async function startFakeOpenAIServer(
   initial: Behaviour,
-  models = ["fake-model"],
+  models: string[] | null = ["fake-model"],
 ): Promise<FakeServer> {
   let behaviour = initial;
   const requests: FakeRequest[] = [];
@@ -59,7 +60,7 @@ export async function startFakeOpenAIServer(
   const server = createServer(async (req, res) => {
     const body = await readBody(req);
     const started = performance.now();
-    if (req.method === "GET" && req.url === "/v1/models")
+    if (req.method === "GET" && req.url === "/v1/models" && models)
       return sendJson(res, 200, {
         object: "list",
         data: models.map((id) => ({ id, object: "model", owned_by: "fake" })),

@@ -6,7 +6,7 @@
 import { readFileSync } from "node:fs";
 import { Ajv, type ValidateFunction } from "ajv";
 import addFormats from "ajv-formats";
-import type { ApiFamily, Operation } from "../../src/sandbox/define-operation.ts";
+import type { Endpoint } from "../../src/sandbox/presentation.ts";
 
 interface SpecOperation {
   operationId: string;
@@ -18,16 +18,31 @@ interface SpecDocument {
   components: { schemas: Record<string, object> };
 }
 
-const FILES: Record<ApiFamily, { file: string; prefix: string }> = {
-  jira: { file: "jira-platform-v3.openapi.json", prefix: "" },
-  confluence: { file: "confluence-v2.openapi.json", prefix: "/wiki/api/v2" },
-  "confluence-v1": { file: "confluence-v1.openapi.2021-11.json", prefix: "" },
+type Contract = "jira-v3" | "jira-v2" | "confluence-v2" | "confluence-v1" | "confluence-v1-2021";
+
+const FILES: Record<Contract, { file: string; prefix: string }> = {
+  "jira-v3": { file: "jira-platform-v3.openapi.json", prefix: "" },
+  "jira-v2": { file: "jira-platform-v2.openapi.json", prefix: "" },
+  "confluence-v2": { file: "confluence-v2.openapi.json", prefix: "/wiki/api/v2" },
+  // Confluence v1: the current document where it still has the operation, else the 2021 copy (content
+  // and space reads that Atlassian dropped from its document while clients still call them).
+  "confluence-v1": { file: "confluence-v1.openapi.json", prefix: "" },
+  "confluence-v1-2021": { file: "confluence-v1.openapi.2021-11.json", prefix: "" },
 };
 
-const specs = new Map<ApiFamily, { doc: SpecDocument; ajv: Ajv }>();
+/** Which published document is the contract for an endpoint. */
+export function contractOf(op: Pick<Endpoint, "api" | "method" | "path">): Contract {
+  if (op.api === "jira") return op.path.startsWith("/rest/api/2/") ? "jira-v2" : "jira-v3";
+  if (op.api === "confluence") return "confluence-v2";
+  return load("confluence-v1").doc.paths[op.path]?.[op.method.toLowerCase()]
+    ? "confluence-v1"
+    : "confluence-v1-2021";
+}
+
+const specs = new Map<Contract, { doc: SpecDocument; ajv: Ajv }>();
 const validators = new Map<string, ValidateFunction | null>();
 
-function load(api: ApiFamily) {
+function load(api: Contract) {
   let entry = specs.get(api);
   if (!entry) {
     const url = new URL(`../../specs/${FILES[api].file}`, import.meta.url);
@@ -42,21 +57,21 @@ function load(api: ApiFamily) {
 }
 
 /** The spec's path for an operation's real path (Confluence v2 paths are relative to /wiki/api/v2). */
-export function specPath(op: Pick<Operation, "api" | "path">): string {
-  return op.path.slice(FILES[op.api].prefix.length);
+export function specPath(op: Pick<Endpoint, "api" | "method" | "path">): string {
+  return op.path.slice(FILES[contractOf(op)].prefix.length);
 }
 
 /** The spec operation with this method and path, if the contract has it. */
-export function findSpecOperation(op: Pick<Operation, "api" | "method" | "path">): SpecOperation | undefined {
-  return load(op.api).doc.paths[specPath(op)]?.[op.method.toLowerCase()];
+export function findSpecOperation(op: Pick<Endpoint, "api" | "method" | "path">): SpecOperation | undefined {
+  return load(contractOf(op)).doc.paths[specPath(op)]?.[op.method.toLowerCase()];
 }
 
 /** Validates a response body; returns null when it conforms (or the spec gives no schema), else the errors. */
-export function responseViolations(op: Operation, status: number, body: unknown): string | null {
+export function responseViolations(op: Endpoint, status: number, body: unknown): string | null {
   const key = `${op.api} ${op.method} ${op.path} ${status}`;
   let validate = validators.get(key);
   if (validate === undefined) {
-    const { ajv } = load(op.api);
+    const { ajv } = load(contractOf(op));
     const schema = findSpecOperation(op)?.responses[String(status)]?.content?.["application/json"]?.schema;
     validate = schema && Object.keys(schema).length > 0 ? ajv.compile(rewriteRefs(schema)) : null;
     validators.set(key, validate);

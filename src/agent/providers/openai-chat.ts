@@ -13,6 +13,7 @@ import { callId } from "../tool-calls.ts";
 import type { ChatMessage, ChatToolCall, Policy, PolicyTurn } from "../types.ts";
 import { assistantFromParsed, turnIndex } from "./assistant-message.ts";
 import { nodeHttpFetch } from "./node-http-fetch.ts";
+import { preflight } from "./preflight.ts";
 import { withRetries } from "./retry.ts";
 import type { ProviderSettings } from "./settings.ts";
 
@@ -26,6 +27,21 @@ export function createOpenAIChatPolicy(baseURL: string, model: string, settings:
   });
   return {
     name: `openai:${baseURL}#${model}`,
+    preflight: (signal) =>
+      preflight(
+        {
+          client,
+          baseURL,
+          model,
+          timeoutMs: settings.timeoutMs,
+          probe: (options) =>
+            client.chat.completions.create(
+              { model, messages: [{ role: "user", content: "ping" }], max_tokens: 1 },
+              options,
+            ),
+        },
+        signal,
+      ),
     async next(messages, tools, { signal, sample }) {
       const started = performance.now();
       const body = {
@@ -45,8 +61,13 @@ export function createOpenAIChatPolicy(baseURL: string, model: string, settings:
       );
       const latencyMs = performance.now() - started;
       if (!result.ok)
-        return { message: { role: "assistant", content: null }, latencyMs, error: result.error };
-      return toTurn(result.value, turnIndex(messages), tools, latencyMs);
+        return {
+          message: { role: "assistant", content: null },
+          latencyMs,
+          error: result.error,
+          attempts: result.attempts,
+        };
+      return { ...toTurn(result.value, turnIndex(messages), tools, latencyMs), attempts: result.attempts };
     },
   };
 }

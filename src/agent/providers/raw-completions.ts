@@ -9,6 +9,7 @@ import type { Policy } from "../types.ts";
 import { assistantFromParsed, turnIndex } from "./assistant-message.ts";
 import { nodeHttpFetch } from "./node-http-fetch.ts";
 import { samplingBody } from "./openai-chat.ts";
+import { preflight } from "./preflight.ts";
 import { withRetries } from "./retry.ts";
 import { enableThinking, type ProviderSettings } from "./settings.ts";
 
@@ -34,6 +35,17 @@ export function createRawCompletionsPolicy(
   const renderOptions = { enableThinking: enableThinking(settings) };
   return {
     name: `raw:${baseURL}#${model}`,
+    preflight: (signal) =>
+      preflight(
+        {
+          client,
+          baseURL,
+          model,
+          timeoutMs: settings.timeoutMs,
+          probe: (options) => client.completions.create({ model, prompt: "ping", max_tokens: 1 }, options),
+        },
+        signal,
+      ),
     async next(messages, tools, { signal, sample }) {
       const started = performance.now();
       const prompt = format.render(messages, tools, renderOptions);
@@ -45,8 +57,9 @@ export function createRawCompletionsPolicy(
         signal,
       });
       const latencyMs = performance.now() - started;
+      const attempts = result.attempts;
       if (!result.ok)
-        return { message: { role: "assistant", content: null }, latencyMs, error: result.error };
+        return { message: { role: "assistant", content: null }, latencyMs, error: result.error, attempts };
       const completion = result.value;
       const usage = completion.usage
         ? {
@@ -63,6 +76,7 @@ export function createRawCompletionsPolicy(
           latencyMs,
           ...usage,
           error: { type: "invalid_response", message: "The response has no choices[0].text." },
+          attempts,
         };
       const parsed = format.parse(raw, tools, renderOptions);
       const problems = parsed.problems.length > 0 ? { problems: parsed.problems } : {};
@@ -72,6 +86,7 @@ export function createRawCompletionsPolicy(
         ...usage,
         latencyMs,
         ...problems,
+        attempts,
       };
     },
   };

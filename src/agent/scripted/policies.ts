@@ -1,7 +1,8 @@
 /**
  * Scripted policies: deterministic agents used to test rewards. `reference` is the scenario's own
- * solution; the others each commit one of the silent failures the paper describes (or a harsher one),
- * derived from the reference's recorded calls.
+ * solution; most others commit one of the silent failures the paper describes (or a harsher one),
+ * derived from the reference's recorded calls; `random` knows nothing of the task (the floor). Their
+ * descriptions live in policy-names.ts.
  */
 
 import { callViolation } from "../../reward/call-errors.ts";
@@ -12,10 +13,12 @@ import { DEFAULT_BASE_URL, type Episode } from "../../scenarios/episode.ts";
 import { allToolNames } from "../../tools/aliases/tool-sets.ts";
 import { defaultTools } from "../../tools/catalogue.ts";
 import { executeToolCall, type ToolCallRequest } from "../../tools/execute-tool.ts";
+import { SCRIPTED_POLICY_DESCRIPTIONS, type ScriptedPolicyName } from "./policy-names.ts";
+import { randomValue } from "./random-arguments.ts";
 import { recordReference, replay, runReference, type Script } from "./replay.ts";
 
 export interface ScriptedPolicy {
-  name: string;
+  name: ScriptedPolicyName;
   description: string;
   /** Violations its failure must be reported as (empty for the reference). */
   expectedViolations: ViolationCode[];
@@ -29,8 +32,7 @@ const isWrite = (call: ToolCallRequest) => defaultTools().get(call.name)?.operat
 
 /** A policy that transforms the recorded reference script. */
 function derived(
-  name: string,
-  description: string,
+  name: ScriptedPolicyName,
   expectedViolations: ViolationCode[],
   transform: (script: Script, episode: Episode, random: Random) => Script,
 ): ScriptedPolicy {
@@ -38,7 +40,7 @@ function derived(
     transform(recordReference(episode.scenario, episode.task), episode, random);
   return {
     name,
-    description,
+    description: SCRIPTED_POLICY_DESCRIPTIONS[name],
     expectedViolations,
     script,
     play: (episode, random) => replay(episode, script(episode, random)),
@@ -50,84 +52,66 @@ const firstWrite = (calls: ToolCallRequest[]) => calls.findIndex(isWrite);
 export const SCRIPTED_POLICIES: readonly ScriptedPolicy[] = [
   {
     name: "reference",
-    description: "the scenario's reference solution",
+    description: SCRIPTED_POLICY_DESCRIPTIONS.reference,
     expectedViolations: [],
     script: (episode) => recordReference(episode.scenario, episode.task),
     play: (episode) => runReference(episode),
   },
-  derived("noop", "answers without calling any tool", ["missing_mutation"], () => ({
+  derived("noop", ["missing_mutation"], () => ({
     calls: [],
     final: "Sorry, I cannot do that.",
   })),
-  derived(
-    "read-only",
-    "validates, then stops before mutating (the paper's early stop)",
-    ["early_stop_after_read"],
-    (s) => ({
-      calls: s.calls.slice(0, Math.max(0, firstWrite(s.calls))),
-      final: "I have looked at it.",
-    }),
-  ),
-  derived(
-    "hallucinate",
-    "calls a tool that does not exist instead of the first mutation",
-    ["hallucinated_tool"],
-    (s) => ({
-      ...s,
-      calls: s.calls.map((c, i) =>
-        i === firstWrite(s.calls) ? { ...c, name: `${c.name.split("_")[0]}_update_everything` } : c,
-      ),
-    }),
-  ),
-  derived(
-    "drop-field",
-    "omits one required nested field of the first mutation",
-    ["dropped_required_field", "invalid_payload"],
-    (s, episode) => {
-      const i = firstWrite(s.calls);
-      return { ...s, calls: s.calls.map((c, j) => (j === i ? dropField(c, episode) : c)) };
-    },
-  ),
+  derived("read-only", ["early_stop_after_read"], (s) => ({
+    calls: s.calls.slice(0, Math.max(0, firstWrite(s.calls))),
+    final: "I have looked at it.",
+  })),
+  derived("hallucinate", ["hallucinated_tool"], (s) => ({
+    ...s,
+    calls: s.calls.map((c, i) =>
+      i === firstWrite(s.calls) ? { ...c, name: `${c.name.split("_")[0]}_update_everything` } : c,
+    ),
+  })),
+  derived("drop-field", ["dropped_required_field", "invalid_payload"], (s, episode) => {
+    const i = firstWrite(s.calls);
+    return { ...s, calls: s.calls.map((c, j) => (j === i ? dropField(c, episode) : c)) };
+  }),
   derived(
     "duplicate",
-    "performs every mutation twice",
     ["duplicate_mutation", "invalid_payload", "collateral_change", "wasted_mutation"],
     (s) => ({
       ...s,
       calls: s.calls.flatMap((c) => (isWrite(c) ? [c, c] : [c])),
     }),
   ),
-  derived("skip-validate", "mutates first, without reading anything before", [], (s) => ({
+  derived("skip-validate", [], (s) => ({
     ...s,
     calls: s.calls.filter((c, i) => i >= firstWrite(s.calls) || isWrite(c)),
   })),
-  derived(
-    "over-budget",
-    "repeats reads until the call budget is exceeded",
-    ["budget_exceeded"],
-    (s, episode) => {
-      const read = s.calls.find((c) => !isWrite(c)) ?? s.calls[0]!;
-      const padding = Array.from(
-        { length: Math.max(1, episode.expectation.budget + 1 - s.calls.length) },
-        () => read,
-      );
-      return { ...s, calls: [...padding, ...s.calls] };
-    },
-  ),
-  derived(
-    "random",
-    "seeded random calls with arguments borrowed from the reference",
-    [],
-    (s, episode, random) => {
-      const tools = episode.functionTools().map((t) => t.function.name);
-      const calls = Array.from({ length: random.int(1, episode.expectation.budget) }, () => {
-        const name = random.pick(tools);
-        const borrowed = s.calls.filter((c) => c.name === name);
-        return { name, arguments: borrowed.length > 0 ? random.pick(borrowed).arguments : {} };
-      });
-      return { calls, final: "Done." };
-    },
-  ),
+  derived("over-budget", ["budget_exceeded"], (s, episode) => {
+    const read = s.calls.find((c) => !isWrite(c)) ?? s.calls[0]!;
+    const padding = Array.from(
+      { length: Math.max(1, episode.expectation.budget + 1 - s.calls.length) },
+      () => read,
+    );
+    return { ...s, calls: [...padding, ...s.calls] };
+  }),
+  derived("borrowed-args", [], (s, episode, random) => {
+    const tools = episode.functionTools().map((t) => t.function.name);
+    const calls = Array.from({ length: random.int(1, episode.expectation.budget) }, () => {
+      const name = random.pick(tools);
+      const borrowed = s.calls.filter((c) => c.name === name);
+      return { name, arguments: borrowed.length > 0 ? random.pick(borrowed).arguments : {} };
+    });
+    return { calls, final: "Done." };
+  }),
+  derived("random", [], (_s, episode, random) => {
+    const tools = episode.functionTools();
+    const calls = Array.from({ length: random.int(1, episode.expectation.budget) }, () => {
+      const tool = random.pick(tools).function;
+      return { name: tool.name, arguments: randomValue(tool.parameters, random) };
+    });
+    return { calls, final: "Done." };
+  }),
 ];
 
 export function findPolicy(name: string): ScriptedPolicy {

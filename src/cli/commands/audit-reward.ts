@@ -48,12 +48,20 @@ export function registerAuditReward(program: Command): void {
       const scenarios = options.scenario === "all" ? SCENARIOS : [findScenario(options.scenario)];
       const audits = scenarios.map((s) => auditScenario(s, tasksFor(s, options.split, options.n), options));
       const probes = scenarios.map((s) => probeScenario(s, tasksFor(s, options.split, options.n)));
-      const summary = probes.map(({ results, ...rest }) => ({ ...rest, probes: results.length }));
-      console.log(
-        options.json
-          ? JSON.stringify({ audits, probes: summary }, null, 2)
-          : `${formatAudit(audits)}\n\n${formatProbes(probes)}`,
-      );
+      const { renameKeys, snakeCase } = await import("../../eval/json-keys.ts");
+      const json = () =>
+        JSON.stringify(
+          audits.map((a, i) => {
+            const { results, ...probe } = probes[i]!;
+            return {
+              ...renameKeys(a, snakeCase),
+              probes: { ...renameKeys(probe, snakeCase), probes: results.length },
+            };
+          }),
+          null,
+          2,
+        );
+      console.log(options.json ? json() : `${formatAudit(audits)}\n\n${formatProbes(probes)}`);
       const holes = probes.some((p) => p.falsePasses.length + p.falseFails.length > 0);
       if (holes || audits.some((a) => a.saturationWarnings.length > 0)) process.exitCode = 2;
     });

@@ -34,13 +34,17 @@ describe("atlas-gym compare (child process)", () => {
     const out = join(mkdtempSync(join(tmpdir(), "atlas-compare-out-")), "cmp");
     const { stdout } = await promisify(execFile)(BIN, ["compare", a, b, "--out", out, "--resamples", "300"]);
     expect(stdout).toContain(`A = ${a} (policy:noop)`);
-    expect(stdout).toMatch(
-      /jira-transition-v1\s+2\s+0\.000 \[0\.00, 0\.00\]\s+1\.000 \[1\.00, 1\.00\]\s+\+1\.000/,
-    );
+    expect(stdout).toMatch(/jira-transition-v1\s+2\s+0\.000\s+1\.000\s+\+1\.000 \[1\.00, 1\.00\] \*/);
     const json = JSON.parse(readFileSync(join(out, "compare.json"), "utf8"));
     expect(json.method.resamples).toBe(300);
-    expect(json.scenarios["jira-transition-v1"].delta).toBe(1);
+    expect(json.scenarios["jira-transition-v1"].mean_reward.delta).toBe(1);
+    expect(json.scenarios["jira-transition-v1"].pass_hat_k.delta).toBe(1);
     expect(readFileSync(join(out, "compare.md"), "utf8")).toContain("| overall | 2 |");
+  });
+
+  it("says when a run directory does not exist", async () => {
+    const run = promisify(execFile)(BIN, ["compare", "/nonexistent/a", "/nonexistent/b"]);
+    await expect(run).rejects.toMatchObject({ code: 1, stderr: "error: /nonexistent/a does not exist\n" });
   });
 
   it("rejects a bad --level with a clear message", async () => {

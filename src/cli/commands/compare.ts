@@ -1,7 +1,8 @@
 /**
  * `atlas-gym compare <dirA> <dirB>`: the paper-style table of two finished eval runs — per scenario,
- * A's and B's mean reward and the delta, with seeded bootstrap confidence intervals — printed and
- * written as compare.md and compare.json (into dirB, or --out).
+ * A's and B's mean reward, pass rate and pass^k and their deltas, with seeded bootstrap confidence
+ * intervals — printed and written as compare.md and compare.json (into dirB, or --out). Runs over
+ * different tasks are refused unless --common-tasks.
  */
 import { type Command, InvalidArgumentError } from "commander";
 import { parseIntegerOption } from "../options.ts";
@@ -11,6 +12,7 @@ interface CompareFlags {
   resamples: number;
   seed: number;
   level: number;
+  commonTasks: boolean;
 }
 
 function parseLevel(value: string): number {
@@ -23,13 +25,20 @@ function parseLevel(value: string): number {
 export function registerCompare(program: Command): void {
   program
     .command("compare")
-    .description("Compare two eval runs: mean reward per scenario, delta, bootstrap confidence intervals")
+    .description(
+      "Compare two eval runs: mean reward, pass rate and pass^k per scenario, deltas with bootstrap confidence intervals",
+    )
     .argument("<dirA>", "baseline run directory (has results.json and episodes.jsonl)")
     .argument("<dirB>", "run directory compared against the baseline")
     .option("--out <dir>", "where to write compare.md and compare.json (default: dirB)")
     .option("--resamples <n>", "bootstrap resamples", parseIntegerOption("--resamples", 100, 1_000_000), 2000)
     .option("--seed <s>", "bootstrap seed", parseIntegerOption("--seed", 0, 2 ** 31 - 1), 0)
     .option("--level <p>", "confidence level", parseLevel, 0.95)
+    .option(
+      "--common-tasks",
+      "compare only the tasks both runs hold (runs over different tasks or frozen splits are refused otherwise)",
+      false,
+    )
     .action(async (dirA: string, dirB: string, flags: CompareFlags) => {
       const { mkdirSync, writeFileSync } = await import("node:fs");
       const { join } = await import("node:path");

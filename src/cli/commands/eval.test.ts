@@ -15,6 +15,7 @@ import {
   scriptedBehaviour,
   startFakeOpenAIServer,
 } from "../../../test/support/fake-openai-server.ts";
+import { SCRIPTED_POLICIES } from "../../agent/scripted/policies.ts";
 import { tasksFor } from "../../scenarios/frozen.ts";
 import { findScenario } from "../../scenarios/index.ts";
 
@@ -75,7 +76,7 @@ describe("atlas-gym eval (child process)", () => {
     const keptCount = kept.split("\n").filter(Boolean).length;
     expect(keptCount).toBeGreaterThan(0);
     expect(keptCount).toBeLessThan(8);
-    appendFileSync(log, '{"taskId":"jira-subtask-create-v1/eval/1","sample":0,"model":"fa');
+    appendFileSync(log, '{"task_id":"jira-subtask-create-v1/eval/1","sample":0,"model":"fa');
 
     server.setBehaviour(competent);
     const second = start(["eval", "--resume", "--out", dir]);
@@ -83,14 +84,14 @@ describe("atlas-gym eval (child process)", () => {
     const { stdout, stderr } = second.output();
     expect(code, stderr).toBe(0);
     expect(stdout).toContain(`${8 - keptCount} episodes run, ${keptCount} already done`);
-    expect(stdout).toMatch(/overall\s+8\s+1\.000/);
+    expect(stdout).toMatch(/overall\s+8\s+8\s+0\s+1\.000/);
     expect(stderr).toContain("eval 8/8 episodes (100%)");
 
     const text = readFileSync(log, "utf8");
     expect(text.startsWith(kept)).toBe(true);
     const lines = text.split("\n").filter(Boolean);
     expect(lines).toHaveLength(8);
-    const keys = lines.map((l) => JSON.parse(l)).map((t) => `${t.taskId}#${t.sample}`);
+    const keys = lines.map((l) => JSON.parse(l)).map((t) => `${t.task_id}#${t.sample}`);
     expect(new Set(keys).size).toBe(8);
     const results = JSON.parse(readFileSync(join(dir, "results.json"), "utf8"));
     expect(results.model).toBe(model);
@@ -113,6 +114,45 @@ describe("atlas-gym eval (child process)", () => {
     expect(readFileSync(join(dir, "episodes.jsonl"), "utf8").split("\n").filter(Boolean).length).toBeLessThan(
       2,
     );
+  });
+
+  it("exits non-zero when episodes ended in provider errors, saying how to rerun them last", async () => {
+    const dir = join(mkdtempSync(join(tmpdir(), "atlas-eval-cli-")), "run");
+    const before = server.requests.length;
+    // The 2nd request after preflight fails (no retries): one episode ends in a provider error.
+    server.setBehaviour((r) => (r.index === before + 1 ? { status: 503 } : competent(r)));
+    const args = ["eval", "--model", `openai:${server.baseURL}#fake-model`, "--scenarios", SCENARIOS[0]!];
+    const run = start([...args, "--n", "2", "--concurrency", "1", "--retries", "0", "--out", dir]);
+    const { code } = await run.exit;
+    const { stdout } = run.output();
+    expect(code).toBe(3);
+    expect(stdout).toMatch(/overall\s+2\s+1\s+1\s+1\.000/);
+    expect(stdout.trim().split("\n").at(-1)).toBe(
+      `1 episode ended in a provider error and was not scored; rerun it with: atlas-gym eval --resume --out ${dir}`,
+    );
+    server.setBehaviour(competent);
+    const again = start(["eval", "--resume", "--out", dir]);
+    expect((await again.exit).code).toBe(0);
+    expect(again.output().stdout).toContain("1 episodes run, 1 already done");
+  });
+
+  it("stops with one line and exit 1 when the model server is down", async () => {
+    const dir = join(mkdtempSync(join(tmpdir(), "atlas-eval-cli-")), "run");
+    const run = start(["eval", "--model", "openai:http://127.0.0.1:9/v1#m", "--out", dir]);
+    expect((await run.exit).code).toBe(1);
+    expect(run.output().stderr.trim()).toBe(
+      "error: model server http://127.0.0.1:9/v1 is unreachable (ECONNREFUSED); no episode was run",
+    );
+    expect(existsSync(dir)).toBe(false);
+  });
+
+  it("--help lists and describes every scripted policy", async () => {
+    const help = start(["eval", "--help"]);
+    expect((await help.exit).code).toBe(0);
+    for (const policy of SCRIPTED_POLICIES)
+      expect(help.output().stdout).toMatch(
+        new RegExp(`policy:${policy.name}\\s+${policy.description.slice(0, 30).replace(/[()]/g, "\\$&")}`),
+      );
   });
 
   it("rejects bad flags with a clear message and writes nothing", async () => {

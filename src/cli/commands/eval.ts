@@ -4,6 +4,7 @@
  * With --resume, settings not given on the command line come from the run's run.json.
  */
 import { type Command, InvalidArgumentError, Option } from "commander";
+import { scriptedPolicyHelp } from "../../agent/scripted/policy-names.ts";
 import type { EvalConfig, EvalConfigInput } from "../../eval/run-dir.ts";
 import { parseIntegerOption } from "../options.ts";
 
@@ -47,13 +48,6 @@ function parseJsonObject(value: string): Record<string, unknown> {
   } catch {}
   throw new InvalidArgumentError(`expected a JSON object, e.g. '{"enable_thinking":false}', got '${value}'.`);
 }
-
-const slug = (model: string) =>
-  model
-    .replace(/^[a-z]+:/, "")
-    .replace(/[^A-Za-z0-9._-]+/g, "-")
-    .replace(/^-+|-+$/g, "")
-    .slice(-60) || "model";
 
 /** The run's configuration: flags given on the command line win; others come from a resumed run.json. */
 function resolveConfig(
@@ -105,6 +99,9 @@ function resolveConfig(
   };
 }
 
+/** Exit status of a run in which some episodes ended in a provider error. */
+export const PROVIDER_ERROR_EXIT = 3;
+
 export function registerEval(program: Command): void {
   program
     .command("eval")
@@ -133,7 +130,7 @@ export function registerEval(program: Command): void {
     .addOption(
       new Option("--reward <mode>", "reward mode").choices(["paper", "state", "gated"]).default("paper"),
     )
-    .option("--out <dir>", "run directory (default: out/eval-<model>)")
+    .option("--out <dir>", "run directory (default: out/eval-<model name>)")
     .option("--resume", "continue the run in --out, skipping episodes already logged", false)
     .option(
       "--max-turns <n>",
@@ -161,15 +158,19 @@ export function registerEval(program: Command): void {
     .option("--timeout <s>", "seconds per model request", parseNumber("--timeout", 0.001, 86_400))
     .option("--retries <n>", "retries of a failed model request", parseIntegerOption("--retries", 0, 100))
     .option("--api-key-env <name>", "environment variable holding the API key (default OPENAI_API_KEY)")
+    .addHelpText(
+      "after",
+      `\nScripted policies (--model policy:<name>), deterministic baselines for checking rewards:\n${scriptedPolicyHelp()}\n\nExit status: 0 when every episode was scored; 3 when some ended in a provider error (rerun them with --resume); 1 on bad input or an unreachable model server.`,
+    )
     .action(async (flags: EvalFlags, command: Command) => {
       const { SCENARIOS } = await import("../../scenarios/index.ts");
       const { DEFAULT_MODEL_SPEC } = await import("../../agent/providers/index.ts");
-      const { readRunConfig, runFiles } = await import("../../eval/run-dir.ts");
-      const { evaluate } = await import("../../eval/evaluate.ts");
+      const { defaultRunDir, readRunConfig, runFiles } = await import("../../eval/run-dir.ts");
+      const { evaluate, providerErrors } = await import("../../eval/evaluate.ts");
       const { createProgress } = await import("../../eval/progress.ts");
       const { terminalTable } = await import("../../eval/report-md.ts");
 
-      const dir = flags.out ?? `out/eval-${slug(flags.model ?? DEFAULT_MODEL_SPEC)}`;
+      const dir = flags.out ?? defaultRunDir(flags.model ?? DEFAULT_MODEL_SPEC);
       const saved = flags.resume ? readRunConfig(dir) : undefined;
       const defaults = { model: DEFAULT_MODEL_SPEC, scenarios: SCENARIOS.map((s) => s.id) };
       const config = resolveConfig(flags, command, defaults, saved);
@@ -200,6 +201,14 @@ export function registerEval(program: Command): void {
         console.log(
           `\n${summary.ran} episodes run${already}; wrote ${files.results}, ${files.reportMd}, ${files.reportHtml}`,
         );
+        const errors = providerErrors(summary);
+        if (errors > 0) {
+          // An outage is not a model result: say so last, and how to rerun only those episodes.
+          console.log(
+            `${errors} episode${errors === 1 ? "" : "s"} ended in a provider error and ${errors === 1 ? "was" : "were"} not scored; rerun ${errors === 1 ? "it" : "them"} with: atlas-gym eval --resume --out ${dir}`,
+          );
+          process.exitCode = PROVIDER_ERROR_EXIT;
+        }
       } finally {
         process.off("SIGINT", interrupt);
         process.off("SIGTERM", interrupt);

@@ -1,7 +1,8 @@
-import { execFileSync } from "node:child_process";
+import { execFileSync, spawnSync } from "node:child_process";
+import { createServer } from "node:net";
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
-import { parseDuration } from "./serve.ts";
+import { parseBaseUrl, parseDuration } from "./serve.ts";
 
 const BIN = fileURLToPath(new URL("../../../bin/atlas-gym", import.meta.url));
 
@@ -15,9 +16,36 @@ describe("serve options", () => {
       expect(() => ttl(bad)).toThrow(/--session-ttl must be a duration between 1s and 7 days/);
   });
 
+  it("reads --base-url as an http(s) origin with an optional path, without a trailing slash", () => {
+    expect(parseBaseUrl("https://acme.atlassian.net/")).toBe("https://acme.atlassian.net");
+    expect(parseBaseUrl("http://gym.local:8080/proxy/")).toBe("http://gym.local:8080/proxy");
+    for (const bad of ["acme.atlassian.net", "ftp://x", "https://x/?a=1"])
+      expect(() => parseBaseUrl(bad)).toThrow(/--base-url must be/);
+  });
+
   it("rejects a bad --session-ttl before serving", () => {
     expect(() =>
       execFileSync(BIN, ["serve", "--session-ttl", "never"], { encoding: "utf8", stdio: "pipe" }),
     ).toThrow(/--session-ttl must be a duration/);
+  });
+
+  it("--help shows the --session-ttl default in the unit it accepts", () => {
+    const help = execFileSync(BIN, ["serve", "--help"], { encoding: "utf8" });
+    expect(help.replace(/\s+/g, " ")).toContain("(seconds, or 90s, 10m, 1h) (default: 600 s)");
+  });
+
+  it("says in one line that a busy port is busy", async () => {
+    const busy = createServer();
+    await new Promise<void>((resolve) => busy.listen(0, "127.0.0.1", resolve));
+    const { port } = busy.address() as { port: number };
+    try {
+      const run = spawnSync(BIN, ["serve", "--port", String(port)], { encoding: "utf8" });
+      expect(run.status).toBe(1);
+      expect(run.stderr).toBe(
+        `error: port ${port} is already in use on 127.0.0.1; choose another with --port\n`,
+      );
+    } finally {
+      busy.close();
+    }
   });
 });

@@ -3,7 +3,7 @@
  * /s/<id>) and, on the same port, the env server (/health, /v1/...) whose sessions are also reachable
  * over REST under /s/<session id>.
  */
-import { type Command, InvalidArgumentError } from "commander";
+import { type Command, InvalidArgumentError, Option } from "commander";
 import { parseIntegerOption } from "../options.ts";
 
 interface ServeOptions {
@@ -14,6 +14,24 @@ interface ServeOptions {
   sessionTtl: number;
   maxSessions: number;
   token?: string;
+  baseUrl?: string;
+}
+
+/** `--base-url`: an absolute http(s) URL, kept without a trailing slash. */
+export function parseBaseUrl(value: string): string {
+  let url: URL;
+  try {
+    url = new URL(value);
+  } catch {
+    throw new InvalidArgumentError(
+      `--base-url must be an absolute URL such as https://acme.atlassian.net; got '${value}'.`,
+    );
+  }
+  if ((url.protocol !== "http:" && url.protocol !== "https:") || url.search || url.hash)
+    throw new InvalidArgumentError(
+      `--base-url must be an http(s) URL without query or fragment; got '${value}'.`,
+    );
+  return `${url.origin}${url.pathname}`.replace(/\/+$/, "");
 }
 
 /** A duration such as `600`, `90s`, `10m` or `1h` (plain numbers are seconds), in milliseconds. */
@@ -33,17 +51,19 @@ export function registerServe(program: Command): void {
   program
     .command("serve")
     .description(
-      "Serve the simulated Jira Cloud REST v3 and Confluence Cloud v2 APIs and the env-server API over HTTP",
+      "Serve the simulated Jira Cloud REST v3/v2 and Confluence Cloud v2/v1 APIs and the env-server API over HTTP",
     )
     .option("--port <n>", "port to listen on", parseIntegerOption("--port", 0, 65535), 4010)
     .option("--host <host>", "interface to bind", "127.0.0.1")
     .option("--seed <n>", "seed of the default fixture", parseIntegerOption("--seed", 0, 2 ** 32 - 1), 1)
     .option("--auth", "require Basic auth with the credentials printed at start-up", false)
-    .option(
-      "--session-ttl <duration>",
-      "reap env-server sessions idle this long (seconds, or 90s, 10m, 1h)",
-      parseDuration("--session-ttl"),
-      600_000,
+    .addOption(
+      new Option(
+        "--session-ttl <duration>",
+        "reap env-server sessions idle this long (seconds, or 90s, 10m, 1h)",
+      )
+        .argParser(parseDuration("--session-ttl"))
+        .default(600_000, "600 s"),
     )
     .option(
       "--max-sessions <n>",
@@ -51,19 +71,36 @@ export function registerServe(program: Command): void {
       parseIntegerOption("--max-sessions", 1, 1_000_000),
       4096,
     )
+    .option(
+      "--base-url <url>",
+      "public URL clients reach the site at (self links and serverInfo use it), e.g. https://acme.atlassian.net",
+      parseBaseUrl,
+    )
     .option("--token <token>", "require Authorization: Bearer <token> on /v1 routes (or set ATLAS_GYM_TOKEN)")
     .action(async (options: ServeOptions) => {
       const { startGymServer } = await import("../../server/start-gym-server.ts");
+      const { UsageError } = await import("../../errors.ts");
       const token = options.token ?? process.env.ATLAS_GYM_TOKEN ?? null;
       const server = await startGymServer({
         ...options,
         token,
         sessionTtlMs: options.sessionTtl,
         maxSessions: options.maxSessions,
+      }).catch((error: NodeJS.ErrnoException) => {
+        // A port that is taken (or not ours to bind) is the user's to fix: one line, not a stack trace.
+        const where = `${options.host}:${options.port}`;
+        if (error.code === "EADDRINUSE")
+          throw new UsageError(
+            `port ${options.port} is already in use on ${options.host}; choose another with --port`,
+          );
+        if (error.code === "EACCES" || error.code === "EADDRNOTAVAIL")
+          throw new UsageError(`cannot listen on ${where} (${error.code}); choose another --port or --host`);
+        throw error;
       });
       console.log(`atlas-gym serving seed ${options.seed} at ${server.url}`);
-      console.log(`  Jira:       ${server.url}/rest/api/3/myself`);
-      console.log(`  Confluence: ${server.url}/wiki/api/v2/spaces`);
+      if (options.baseUrl) console.log(`  Links use the public base URL ${options.baseUrl}`);
+      console.log(`  Jira:       ${server.url}/rest/api/3/myself  (also /rest/api/2)`);
+      console.log(`  Confluence: ${server.url}/wiki/api/v2/spaces  (v1: /wiki/rest/api/content)`);
       console.log(`  Isolated sites: ${server.url}/s/<id>/...`);
       console.log(
         `  Env server: ${server.url}/v1/scenarios  (sessions: idle TTL ${options.sessionTtl / 1000} s, at most ${options.maxSessions}${token ? ", bearer token required" : ""})`,

@@ -1,6 +1,7 @@
 /** `atlas-gym tasks`: prints a scenario's tasks (eval from the frozen split, train generated), or freezes the eval split. */
 import { type Command, Option } from "commander";
 import { UsageError } from "../../errors.ts";
+import type { Task } from "../../scenarios/define-scenario.ts";
 import { parseIntegerOption } from "../options.ts";
 
 interface TasksOptions {
@@ -10,6 +11,11 @@ interface TasksOptions {
   start: number;
   json: boolean;
   freeze: boolean;
+}
+
+/** A task as `tasks --json` prints it: snake_case, `task_id` as in every other file atlas-gym writes. */
+export function taskJson({ id, ...rest }: Task): Record<string, unknown> {
+  return { task_id: id, ...rest };
 }
 
 export function registerTasks(program: Command): void {
@@ -42,7 +48,7 @@ export function registerTasks(program: Command): void {
         for (const task of tasksFor(scenario, options.split, options.n, options.start)) {
           console.log(
             options.json
-              ? JSON.stringify(task)
+              ? JSON.stringify(taskJson(task))
               : `${task.id}  level ${task.level}  seed ${task.seed}\n  ${task.prompt}`,
           );
         }

@@ -6,17 +6,13 @@
  * Resources: `atlas-gym://site` (a digest of the site) always; `atlas-gym://task/prompt` and
  * `atlas-gym://task/score` when the session is bound to an episode.
  */
-import { readFileSync } from "node:fs";
 import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import type { Score } from "../../reward/score.ts";
 import type { ToolCallResult } from "../../tools/execute-tool.ts";
+import { VERSION } from "../../version.ts";
 import { inputSchemaFor } from "./input-schema.ts";
 import type { McpBinding } from "./mcp-binding.ts";
-
-const VERSION: string = JSON.parse(
-  readFileSync(new URL("../../../package.json", import.meta.url), "utf8"),
-).version;
 
 export const SITE_URI = "atlas-gym://site";
 export const PROMPT_URI = "atlas-gym://task/prompt";

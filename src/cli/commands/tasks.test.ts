@@ -1,0 +1,31 @@
+import { execFileSync } from "node:child_process";
+import { fileURLToPath } from "node:url";
+import { describe, expect, it } from "vitest";
+
+const BIN = fileURLToPath(new URL("../../../bin/atlas-gym", import.meta.url));
+
+describe("atlas-gym tasks --json", () => {
+  it("prints one snake_case task per line, named by task_id as in episodes.jsonl", () => {
+    const out = execFileSync(BIN, ["tasks", "--scenario", "jira-transition-v1", "--n", "2", "--json"], {
+      encoding: "utf8",
+    });
+    const tasks = out
+      .trim()
+      .split("\n")
+      .map((line) => JSON.parse(line));
+    expect(tasks.map((t) => t.task_id)).toEqual(["jira-transition-v1/eval/0", "jira-transition-v1/eval/1"]);
+    for (const task of tasks) {
+      expect(task).not.toHaveProperty("id");
+      expect(Object.keys(task)).toEqual([
+        "task_id",
+        "scenario",
+        "split",
+        "index",
+        "level",
+        "seed",
+        "prompt",
+        "expected",
+      ]);
+    }
+  });
+});

@@ -1,0 +1,120 @@
+import { describe, expect, it } from "vitest";
+import { adfToWiki } from "./adf-to-wiki.ts";
+import type { AdfNode } from "./types.ts";
+import { validateAdf } from "./validate.ts";
+import { wikiToAdf } from "./wiki-to-adf.ts";
+
+const t = (text: string, ...marks: AdfNode["marks"] & object): AdfNode =>
+  marks.length ? { type: "text", text, marks } : { type: "text", text };
+const p = (...content: AdfNode[]): AdfNode => ({ type: "paragraph", content });
+const doc = (...content: AdfNode[]) => ({ type: "doc" as const, version: 1 as const, content });
+
+describe("wikiToAdf", () => {
+  it("parses paragraphs, hard breaks and headings", () => {
+    expect(wikiToAdf("h2. Title\nline one\nline two\n\nsecond")).toEqual(
+      doc(
+        { type: "heading", attrs: { level: 2 }, content: [t("Title")] },
+        p(t("line one"), { type: "hardBreak" }, t("line two")),
+        p(t("second")),
+      ),
+    );
+  });
+
+  it("parses bold, italic, monospace and links", () => {
+    expect(wikiToAdf("a *b* _c_ {{d}} [e|https://x.io/e] [https://x.io]")).toEqual(
+      doc(
+        p(
+          t("a "),
+          t("b", { type: "strong" }),
+          t(" "),
+          t("c", { type: "em" }),
+          t(" "),
+          t("d", { type: "code" }),
+          t(" "),
+          t("e", { type: "link", attrs: { href: "https://x.io/e" } }),
+          t(" "),
+          t("https://x.io", { type: "link", attrs: { href: "https://x.io" } }),
+        ),
+      ),
+    );
+  });
+
+  it("leaves stray markers and unsupported markup as plain text", () => {
+    expect(wikiToAdf("2 * 3 = 6, snake_case_name, {color:red}x{color}")).toEqual(
+      doc(p(t("2 * 3 = 6, snake_case_name, {color:red}x{color}"))),
+    );
+  });
+
+  it("parses code blocks with a language, verbatim", () => {
+    expect(wikiToAdf("{code:java}\nint *a* = 1;\n\nreturn;\n{code}")).toEqual(
+      doc({ type: "codeBlock", attrs: { language: "java" }, content: [t("int *a* = 1;\n\nreturn;")] }),
+    );
+  });
+
+  it("parses nested bullet and numbered lists", () => {
+    const adf = wikiToAdf("* one\n** one.a\n* two\n# first");
+    expect(adf).toEqual(
+      doc(
+        {
+          type: "bulletList",
+          content: [
+            {
+              type: "listItem",
+              content: [
+                p(t("one")),
+                { type: "bulletList", content: [{ type: "listItem", content: [p(t("one.a"))] }] },
+              ],
+            },
+            { type: "listItem", content: [p(t("two"))] },
+          ],
+        },
+        {
+          type: "orderedList",
+          attrs: { order: 1 },
+          content: [{ type: "listItem", content: [p(t("first"))] }],
+        },
+      ),
+    );
+    expect(validateAdf(adf)).toBeNull();
+  });
+});
+
+describe("adfToWiki", () => {
+  it("writes unsupported nodes as their plain text", () => {
+    const adf = doc(
+      p(t("hi "), { type: "mention", attrs: { id: "1", text: "@Ann" } }, t(" "), {
+        type: "emoji",
+        attrs: { shortName: ":smile:" },
+      }),
+      {
+        type: "table",
+        content: [{ type: "tableRow", content: [{ type: "tableCell", content: [p(t("cell"))] }] }],
+      },
+    );
+    expect(adfToWiki(adf)).toBe("hi @Ann :smile:\n\ncell");
+  });
+
+  it("handles an empty document and null", () => {
+    expect(adfToWiki(doc())).toBe("");
+    expect(adfToWiki(null)).toBe("");
+  });
+});
+
+describe("round trip over the documented subset", () => {
+  const samples = [
+    "plain paragraph",
+    "h1. Heading\n\nBody with *bold*, _italic_ and {{mono}}.",
+    "line one\nline two",
+    "* a\n* b\n** b1\n*** b1x\n\n# n1\n# n2",
+    "{code:python}\nprint('hi')\n{code}",
+    "{code}\nplain\n{code}",
+    "See [the docs|https://example.com/docs] or [https://example.com].",
+    "[*bold link*|https://x.io]",
+  ];
+  it.each(samples)("%j", (wiki) => {
+    const adf = wikiToAdf(wiki);
+    expect(validateAdf(adf)).toBeNull();
+    expect(adfToWiki(adf)).toBe(wiki);
+    expect(wikiToAdf(adfToWiki(adf))).toEqual(adf);
+  });
+});
