@@ -18,6 +18,11 @@ export const NAMESAKES = [
   "Jordan Leigh",
 ] as const;
 
+/** The namesake pairs, [["Alex Chen", "Alexa Chen"], ...]. */
+export const NAMESAKE_PAIRS: readonly (readonly [string, string])[] = [0, 2, 4].map(
+  (i) => [NAMESAKES[i]!, NAMESAKES[i + 1]!] as const,
+);
+
 /**
  * People who are not on the site, each close to someone who is: a task naming one of them cannot be done
  * (the careless agent picks the near match). Disjoint between splits.

@@ -26,7 +26,7 @@ import type { Random } from "../../sandbox/random.ts";
 import type { Site } from "../../sandbox/site.ts";
 import { call, defineScenario } from "../define-scenario.ts";
 import { accountIdOf, searchAll } from "../jira-lookups.ts";
-import { jqlString, people, topLevelIssues, variantFor } from "../jira-picks.ts";
+import { jqlString, NAMESAKE_PAIRS, people, topLevelIssues, variantFor } from "../jira-picks.ts";
 import { fill } from "../prompts.ts";
 import { batchLabels, batchSummaries } from "./pools.ts";
 
@@ -264,12 +264,7 @@ function addBatch(
  * 1–2 issues there in the same status (distractors). Returns the person's display name.
  */
 function assignSome(site: Site, random: Random, project: Project, statusId: string): string {
-  const pairs = [
-    ["Alex Chen", "Alexa Chen"],
-    ["Sam Rivera", "Samantha Rivera"],
-    ["Jordan Lee", "Jordan Leigh"],
-  ];
-  const pair = random.shuffle(random.pick(pairs));
+  const pair = random.shuffle(random.pick(NAMESAKE_PAIRS));
   const [person, namesake] = pair.map((name) => people(site).find((u) => u.displayName === name)!);
   const issues = random.shuffle(topLevelIssues(site).filter((i) => i.projectId === project.id));
   const mine = random.int(2, 3);
