@@ -8,7 +8,7 @@
  * type the site does not have: it must be refused, and creating any link is a collateral change.
  *
  * Expectation: one issue link with the type and the two issues on their sides; reads of either issue
- * validate. Points 0.7 / 0.15 / 0.15 (refusals 0.85 / 0.15 / 0). Budget: the reference's calls + 3.
+ * validate. The task makes no names up (it names existing issues and link types), so `introduces` is empty. Points 0.7 / 0.15 / 0.15 (refusals 0.85 / 0.15 / 0). Budget: the reference's calls + 3.
  */
 import type { Expectation } from "../../reward/expectation.ts";
 import { ISSUE_LINK_TYPES } from "../../sandbox/jira/catalog.ts";
