@@ -3,8 +3,10 @@
  * Level 1: the issues of a project carrying a label (the generator labels 3–4 of them, and one issue of
  * another project as a distractor). Level 2: one person's issues in a given status in a project; the
  * person has a namesake who holds issues in that status there too (person → accountId → JQL). Level 3:
- * a labelled batch of 51–53 new issues, more than one search page at the default page size (follow
- * nextPageToken); one task in three names a status the workflow does not have: it must be refused, and
+ * a labelled batch of 53–55 new issues, more than one search page at the default page size; 50 are
+ * already in the target status and the 3–5 that are not come last (newest first), so an agent that does
+ * not follow nextPageToken (or filter by status) misses them. One task in three names a status the
+ * workflow does not have: it must be refused, and
  * moving any issue is a collateral change. Issues may need two transitions (To Do → In Review).
  *
  * Expectation: each matching issue not already there ends in the target status, with resolution Done when
@@ -90,8 +92,10 @@ export default defineScenario<BulkExpected>({
     let target = random.pick(STATUSES).name;
     if (variant === "label" || variant === "refuse") labelSome(site, random, project, label!);
     if (variant === "paginate") {
-      addBatch(site, random, project, label!, random.int(51, 53), split);
       target = random.pick(["In Progress", "Done"]);
+      const targetId = STATUSES.find((s) => s.name === target)!.id;
+      const movers = random.int(3, 5);
+      addBatch(site, random, project, label!, { count: 50 + movers, movers, targetId }, split);
     }
     if (variant === "assignee") {
       const fromStatus = random.pick(STATUSES.filter((s) => s.id !== DONE));
@@ -229,34 +233,39 @@ function labelSome(site: Site, random: Random, project: Project, label: string):
     site.put("issues", issue.id, { ...issue, labels: [...issue.labels, label] });
 }
 
-/** Adds `count` labelled To Do tasks to the project, and two labelled ones elsewhere (distractors). */
+/**
+ * Adds a labelled batch of `count` tasks to the project: the first `movers` in To Do, the rest already in
+ * the target status. Searches list newest first, so the movers come last: past the first page of 50.
+ * Two labelled tasks in other projects are distractors.
+ */
 function addBatch(
   site: Site,
   random: Random,
   project: Project,
   label: string,
-  count: number,
+  batch: { count: number; movers: number; targetId: string },
   split: "eval" | "train",
 ): void {
   const template = random.pick(batchSummaries(split));
   const { id: _id, key: _key, projectId: _projectId, ...sample } = topLevelIssues(site)[0]!;
-  const add = (target: Project, n: number) => {
+  const add = (target: Project, n: number, statusId: string) => {
     const type = projectIssueTypes(site, target.id).find((t) => t.name === "Task")!;
+    const done = statusId === DONE;
     insertIssue(site, target, {
       ...sample,
       issueTypeId: type.id,
       summary: fill(template, { n: String(n) }),
-      statusId: TO_DO,
-      resolutionId: null,
-      resolutionDate: null,
+      statusId,
+      resolutionId: done ? DEFAULT_RESOLUTION_ID : null,
+      resolutionDate: done ? sample.created : null,
       labels: [label],
       assigneeId: null,
       parentId: null,
     });
   };
-  for (let n = 1; n <= count; n++) add(project, n);
+  for (let n = 1; n <= batch.count; n++) add(project, n, n <= batch.movers ? TO_DO : batch.targetId);
   const others = [...site.values("projects")].filter((p) => p.id !== project.id);
-  for (let n = count + 1; n <= count + 2; n++) add(random.pick(others), n);
+  for (let n = batch.count + 1; n <= batch.count + 2; n++) add(random.pick(others), n, TO_DO);
 }
 
 /**
