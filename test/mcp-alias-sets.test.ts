@@ -13,8 +13,8 @@ import { ToolSetNotCoveredError } from "../src/tools/aliases/tool-sets.ts";
 import { ALIAS_SOLUTIONS, play } from "./mcp-alias-solutions.ts";
 
 /**
- * Which scenarios each alias set covers (Rovo has no Confluence label tool, no CQL search and no
- * remote-link write; mcp-atlassian reads no remote links; neither removes labels).
+ * Which scenarios each alias set covers (Rovo has no Confluence label tool, no CQL search, no remote-link
+ * write and no assign; mcp-atlassian reads no remote links; neither removes labels).
  */
 const COVERS: Record<keyof typeof ALIAS_SOLUTIONS, string[]> = {
   rovo: [
@@ -23,6 +23,11 @@ const COVERS: Record<keyof typeof ALIAS_SOLUTIONS, string[]> = {
     "confluence-page-create-v1",
     "confluence-page-update-v1",
     "cross-product-status-report-v1",
+    "jira-comment-v1",
+    "jira-link-issues-v1",
+    "jira-edit-fields-v1",
+    "jira-bulk-transition-v1",
+    "jira-create-issue-v1",
   ],
   "mcp-atlassian": [
     "jira-transition-v1",
@@ -32,6 +37,12 @@ const COVERS: Record<keyof typeof ALIAS_SOLUTIONS, string[]> = {
     "cross-product-page-link-v1",
     "confluence-page-tree-v1",
     "cross-product-status-report-v1",
+    "jira-assign-v1",
+    "jira-comment-v1",
+    "jira-link-issues-v1",
+    "jira-edit-fields-v1",
+    "jira-bulk-transition-v1",
+    "jira-create-issue-v1",
   ],
 };
 

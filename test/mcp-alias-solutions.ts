@@ -13,6 +13,7 @@ import type { Episode } from "../src/scenarios/episode.ts";
 import type { ToolSetName } from "../src/tools/aliases/tool-sets.ts";
 import type { ToolCallRequest } from "../src/tools/execute-tool.ts";
 import { MCP_ATLASSIAN_FAMILIES, ROVO_FAMILIES } from "./mcp-alias-solutions-families.ts";
+import { translated } from "./mcp-alias-translate.ts";
 
 /** What a solution sees of each answer. */
 export interface Answer {
@@ -219,6 +220,20 @@ const MCP_ATLASSIAN: Record<string, Solve> = {
     return `Linked ${key}.`;
   },
 };
+
+/** The Jira families whose references translate tool by tool (Rovo has no assign tool). */
+const TRANSLATED = [
+  "jira-assign-v1",
+  "jira-comment-v1",
+  "jira-link-issues-v1",
+  "jira-edit-fields-v1",
+  "jira-bulk-transition-v1",
+  "jira-create-issue-v1",
+];
+for (const id of TRANSLATED) {
+  MCP_ATLASSIAN[id] = (task) => translated("mcp-atlassian", task);
+  if (id !== "jira-assign-v1") ROVO[id] = (task) => translated("rovo", task);
+}
 
 /** The alias solutions by set and scenario id; a scenario a set does not cover has none. */
 export const ALIAS_SOLUTIONS: Record<Exclude<ToolSetName, "default">, Record<string, Solve>> = {

@@ -7,7 +7,7 @@ import { describe, expect, it } from "vitest";
 import { recordReference } from "../src/agent/scripted/replay.ts";
 import type { Expectation } from "../src/reward/expectation.ts";
 import { checkExpectation, ExpectationError } from "../src/reward/expectation-rules.ts";
-import { type ScoredCall, score } from "../src/reward/score.ts";
+import { score } from "../src/reward/score.ts";
 import { defineScenario } from "../src/scenarios/define-scenario.ts";
 import { createEpisode } from "../src/scenarios/episode.ts";
 import { tasksFor } from "../src/scenarios/frozen.ts";
@@ -198,25 +198,23 @@ describe("refusal tasks", () => {
     budget: 5,
     points: { fields: 0.7, validate: 0.15, verify: 0.15 },
   };
-  const key = (site.get("issues", issueId) as { key: string }).key;
-  const look: ScoredCall = {
+  const look = {
     name: "jira_get_issue",
-    arguments: { issueIdOrKey: key },
+    arguments: { issueIdOrKey: issueId },
     operationId: "getIssue",
-    effect: "read",
-    input: { params: { issueIdOrKey: key }, body: undefined },
+    effect: "read" as const,
+    input: { params: { issueIdOrKey: issueId }, body: undefined },
     status: 200,
     ok: true,
     errorType: null,
-    body: { id: issueId, key },
-    changes: [],
+    body: { id: issueId },
   };
-  const run = (finalMessage: string | null, write: boolean, calls: ScoredCall[] = [look]) => {
+  const run = (finalMessage: string | null, write: boolean, looked = true) => {
     const final = site.fork();
     if (write) final.put("issues", issueId, { ...site.get("issues", issueId)!, summary: "changed" });
     return score({
       expectation: refuse,
-      calls,
+      calls: looked ? [look] : [],
       initial: site,
       final,
       reference: [],
@@ -225,17 +223,19 @@ describe("refusal tasks", () => {
     });
   };
 
-  it("pays an unchanged site with a final answer, and nothing for a write or a missing answer", () => {
+  it("pays an unchanged site with a final answer after looking, and nothing for a write, a missing answer or a guess", () => {
     expect(run("That status does not exist, so I left the issue alone.", false)).toMatchObject({
       passed: true,
       paperReward: 1,
     });
-    // Declining without looking at the issue is not a correct refusal.
-    expect(run("I cannot do that.", false, [])).toMatchObject({ passed: false, paperReward: 0 });
+    const guess = run("That status does not exist.", false, false);
+    expect(guess).toMatchObject({ passed: false, paperReward: 0 });
+    expect(guess.violations.map((v) => v.code)).toContain("missing_mutation");
     const wrote = run("Done.", true);
     expect(wrote.passed).toBe(false);
     expect(wrote.violations.map((v) => v.code)).toContain("collateral_change");
-    expect(run(null, false)).toMatchObject({ passed: false, paperReward: 0.1 }); // R2 only, minus the missing answer
+    expect(run(null, false, false)).toMatchObject({ passed: false, paperReward: 0 });
+    expect(run(null, false).passed).toBe(false);
   });
 });
 

@@ -8,9 +8,10 @@
 import { describe, expect, it } from "vitest";
 import { SCRIPTED_POLICIES } from "../src/agent/scripted/policies.ts";
 import { createRandom } from "../src/sandbox/random.ts";
-import { createEpisode } from "../src/scenarios/episode.ts";
+import { createEpisode, DEFAULT_BASE_URL } from "../src/scenarios/episode.ts";
 import { tasksFor } from "../src/scenarios/frozen.ts";
 import { SCENARIOS } from "../src/scenarios/index.ts";
+import { siteForTask } from "../src/scenarios/tasks.ts";
 
 const cases = SCENARIOS.flatMap((scenario) =>
   tasksFor(scenario, "eval").map((task) => [task.id, scenario, task] as const),
@@ -52,10 +53,15 @@ describe.each(cases)("%s", (_id, scenario, task) => {
     },
   );
 
+  // Policies that perturb the first write say nothing about a task that must be refused (its reference
+  // writes nothing, so they replay it unchanged); a refusal is tested by noop, read-only, over-budget and
+  // random, and each scenario's own tests make the careless write.
+  const refusal = scenario.expect(task, siteForTask(scenario, task), { baseUrl: DEFAULT_BASE_URL }).refuse;
+  const PERTURB_WRITE = ["hallucinate", "drop-field", "duplicate", "skip-validate"];
   it.each(
-    SCRIPTED_POLICIES.filter((p) => p.name !== "reference" && p.name !== "noop").map(
-      (p) => [p.name, p] as const,
-    ),
+    SCRIPTED_POLICIES.filter(
+      (p) => p.name !== "reference" && p.name !== "noop" && !(refusal && PERTURB_WRITE.includes(p.name)),
+    ).map((p) => [p.name, p] as const),
   )(
     "%s scores below the reference (unless it truly solved the task) and names its failure",
     (name, policy) => {
@@ -70,6 +76,12 @@ describe.each(cases)("%s", (_id, scenario, task) => {
       if (name === "random" || name === "borrowed-args")
         expect(score.passed || score.reward < 1, score.explanation).toBe(true);
       else expect(score.reward).toBeLessThan(1);
+      if (refusal && name === "read-only") {
+        // The reference of a refusal writes nothing, so read-only replays no call: a guess, like noop.
+        expect(score.reward).toBeLessThanOrEqual(0.1);
+        expect(score.passed).toBe(false);
+        return;
+      }
       if (policy.expectedViolations.length > 0) {
         const codes = score.violations.map((v) => v.code);
         expect(

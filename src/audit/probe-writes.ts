@@ -9,7 +9,6 @@ import { TRANSITIONS } from "../sandbox/jira/catalog.ts";
 import type { Issue } from "../sandbox/jira/model.ts";
 import type { Site } from "../sandbox/site.ts";
 import type { ToolCallRequest } from "../tools/execute-tool.ts";
-import { isWrite } from "./probe-values.ts";
 
 export interface CallEdit {
   kind: string;
@@ -132,17 +131,19 @@ export function alternativeRoutes(
   if (entity?.kind !== "update") return [];
   const target = to ?? (entity.fields.statusId as { equals: string }).equals;
   const issue = site.get("issues", entity.id) as Issue;
-  const steps = reference.calls
-    .map((c, i) => [c, i] as const)
-    .filter(([c]) => c.name === "jira_transition_issue");
+  // Only this issue's transitions (a bulk task moves several issues).
+  const mine = (c: ToolCallRequest) =>
+    c.name === "jira_transition_issue" &&
+    [issue.key, issue.id].includes(String((c.arguments as Args).issueIdOrKey));
+  const steps = reference.calls.map((c, i) => [c, i] as const).filter(([c]) => mine(c));
   if (steps.length === 0) return [];
   const done = steps
     .map(([c]) => String((c.arguments as { transition: { id: string } }).transition.id))
     .join(">");
   const last = steps.at(-1)![0].arguments as Args;
   const routes = simpleRoutes(issue.statusId, target, 3).filter((r) => r.join(">") !== done);
-  const before = reference.calls.slice(0, steps[0]![1]);
-  const after = reference.calls.slice(steps.at(-1)![1] + 1).filter((c) => !isWrite(c));
+  const others = reference.calls.filter((c) => !mine(c));
+  const cut = reference.calls.slice(0, steps[0]![1]).filter((c) => !mine(c)).length;
   return routes.slice(0, 2).map((route) => {
     const moves: ToolCallRequest[] = route.map((id, k) => ({
       name: "jira_transition_issue",
@@ -154,7 +155,7 @@ export function alternativeRoutes(
     }));
     return {
       detail: `transitions ${route.join(" → ")} instead of ${done.replace(/>/g, " → ")}`,
-      script: { ...reference, calls: [...before, ...moves, ...after] },
+      script: { ...reference, calls: [...others.slice(0, cut), ...moves, ...others.slice(cut)] },
     };
   });
 }

@@ -64,8 +64,9 @@ export interface Revert {
 
 /**
  * Changes made and undone: a record some call changed that ends as it began (or was created and then
- * deleted), and, on a record the task updates, a field that ends as it began although a call that
- * changed no requested field changed it.
+ * deleted); on a record the task updates, a field that ends as it began although a call that changed no
+ * requested field changed it, and an element a call added to a requested collection (a label) that the
+ * end state no longer holds.
  */
 export function revertedMutations(
   expectation: Expectation,
@@ -96,6 +97,23 @@ export function revertedMutations(
         continue;
       }
       const requested = updated.get(key);
+      if (requested && end.kind === "updated" && change.kind === "updated")
+        for (const f of fields.filter((x) => requested.includes(x))) {
+          // A collection field (labels): an element added on the way that the end state does not hold.
+          const [before, after, final] = [change.before, change.after, end.after].map(
+            (r) => (r as unknown as Record<string, unknown>)[f],
+          );
+          if (!Array.isArray(after) || !Array.isArray(final) || seen.has(`${key}.${f}+`)) continue;
+          const dropped = after.filter(
+            (v) => !(before as unknown[] | undefined)?.includes(v) && !final.includes(v),
+          );
+          if (dropped.length === 0) continue;
+          seen.add(`${key}.${f}+`);
+          reverts.push({
+            index: effect.index,
+            message: `${change.table} ${change.id}: ${f} got ${JSON.stringify(dropped)} from call ${effect.index + 1}, later taken out again`,
+          });
+        }
       if (!requested || end.kind !== "updated" || fields.some((f) => requested.includes(f))) continue;
       const endFields = meaningfulFields(end);
       for (const f of fields) {

@@ -87,18 +87,21 @@ export function score(input: ScoreInput): Score {
     effects,
     verdict.fields.flatMap((f) => (f.recordId ? [{ table: f.table, id: f.recordId }] : [])),
   );
-  // A decline counts only after a look at what the task is about: a blind "I cannot" is not a correct refusal.
-  const looked = x.validate.length === 0 || reads.some((c) => c.label === VALIDATE && c.points > 0);
+  // A refusal is earned by looking: declining without reading what the task names is a guess.
+  const declined =
+    x.refuse !== undefined && net.length === 0 && effects.length === 0 && answered && reads.validated;
   if (x.refuse !== undefined) {
     const unchanged = net.length === 0 && effects.length === 0;
     components.push({
       group: "R1",
-      label: "decline: nothing changed, a final answer, after a look",
-      points: unchanged && answered && looked ? x.points.fields : 0,
+      label: "decline: nothing changed, after looking, and a final answer",
+      points: declined ? x.points.fields : 0,
       max: x.points.fields,
-      detail: `${unchanged ? "the site is unchanged" : `${effects.length} successful writes`}; ${answered ? "answered" : "no final answer"}${looked ? "" : " without reading anything about the task"} (the task cannot be done: ${x.refuse})`,
+      detail: `${unchanged ? "the site is unchanged" : `${effects.length} successful writes`}; ${reads.validated ? "looked first" : "declined without reading what the task names"}; ${answered ? "answered" : "no final answer"} (the task cannot be done: ${x.refuse})`,
     });
     if (!answered) add("no_final_answer", "The task must be declined with a final answer; there was none.");
+    else if (unchanged && !reads.validated)
+      add("missing_mutation", "Declined without reading what the task names: the refusal is a guess.");
   } else {
     for (const f of verdict.fields) {
       const max = fieldPoints(x, f.key);
@@ -122,7 +125,7 @@ export function score(input: ScoreInput): Score {
       );
     }
   }
-  components.push(...reads);
+  components.push(...reads.components);
 
   for (const call of counted) {
     const v = callViolation(call, knownTools);
@@ -141,10 +144,7 @@ export function score(input: ScoreInput): Score {
   const reverts = revertedMutations(x, effects, net);
   for (const r of reverts) add("reverted_mutation", `Made and reverted: ${r.message}.`);
 
-  const passed =
-    x.refuse !== undefined
-      ? net.length === 0 && effects.length === 0 && answered && looked
-      : verdict.passed && reverts.length === 0;
+  const passed = x.refuse !== undefined ? declined : verdict.passed && reverts.length === 0;
   const gained = components.reduce((sum, c) => sum + c.points, 0);
   const lost = violations.reduce((sum, v) => sum + v.penalty, 0);
   const paperReward = round(Math.min(1, Math.max(0, gained - lost)));
@@ -170,7 +170,7 @@ function r2(
   calls: readonly ScoredCall[],
   effects: readonly CallEffect[],
   mutated: { table: Parameters<Site["get"]>[0]; id: string }[],
-): Component[] {
+): { components: Component[]; validated: boolean } {
   const x = input.expectation;
   const refusal = x.refuse !== undefined;
   const first = effects[0]?.index ?? (refusal ? calls.length : -1);
@@ -188,7 +188,7 @@ function r2(
   const validated = first >= 0 && reads(0, first, validateIds);
   const verified = refusal ? validated : effects.length > 0 && reads(last + 1, calls.length, mutatedIds);
   const names = x.validate.map((r) => `${r.table} ${r.id}`).join(" or ");
-  return [
+  const components: Component[] = [
     {
       group: "R2",
       label: VALIDATE,
@@ -204,6 +204,7 @@ function r2(
       detail: `${verified ? "read" : "did not read"} a changed record after the last write`,
     },
   ];
+  return { components, validated };
 }
 
 const round = (n: number) => Math.round(n * 1e6) / 1e6;

@@ -25,6 +25,8 @@ export interface GenerateContext {
   random: Random;
   level: Level;
   split: Split;
+  /** The task's index in its split (a generator may cycle variants by it, e.g. within a level). */
+  index: number;
 }
 
 /** What a generator returns: the user prompt and the values the reward checks against. */

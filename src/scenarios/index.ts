@@ -13,6 +13,12 @@ import confluencePageUpdate from "./confluence-page-update/scenario.ts";
 import crossProductPageLink from "./cross-product-page-link/scenario.ts";
 import crossProductStatusReport from "./cross-product-status-report/scenario.ts";
 import type { Scenario } from "./define-scenario.ts";
+import jiraAssign from "./jira-assign/scenario.ts";
+import jiraBulkTransition from "./jira-bulk-transition/scenario.ts";
+import jiraComment from "./jira-comment/scenario.ts";
+import jiraCreateIssue from "./jira-create-issue/scenario.ts";
+import jiraEditFields from "./jira-edit-fields/scenario.ts";
+import jiraLinkIssues from "./jira-link-issues/scenario.ts";
 import jiraSubtaskCreate from "./jira-subtask-create/scenario.ts";
 import jiraTransition from "./jira-transition/scenario.ts";
 
@@ -26,6 +32,12 @@ export const SCENARIOS: readonly Scenario[] = [
   confluencePageTree as Scenario,
   confluenceLabelCleanup as Scenario,
   crossProductStatusReport as Scenario,
+  jiraAssign as Scenario,
+  jiraComment as Scenario,
+  jiraLinkIssues as Scenario,
+  jiraEditFields as Scenario,
+  jiraBulkTransition as Scenario,
+  jiraCreateIssue as Scenario,
 ];
 
 export function findScenario(id: string): Scenario {

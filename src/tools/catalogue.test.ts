@@ -16,9 +16,9 @@ type Schema = {
 describe("default tool catalogue", () => {
   const tools = defaultTools();
 
-  it("offers the 24 default tools, each bound to an operation, in OpenAI function form", () => {
+  it("offers the 28 default tools, each bound to an operation, in OpenAI function form", () => {
     expect([...tools.keys()]).toEqual(DEFAULT_TOOL_SPECS.map((s) => s.name));
-    expect(tools.size).toBe(24);
+    expect(tools.size).toBe(28);
     for (const tool of tools.values()) {
       const fn = toFunctionTool(tool);
       expect(fn.type).toBe("function");
