@@ -55,7 +55,11 @@ export function findScenario(id: string): Scenario {
  * whose skills (page ids, parents, order) compose in-family ones, and one cross-product family that asks
  * for a new output form (a rich-text table of a JQL search).
  */
-export const HELD_OUT: readonly string[] = ["confluence-page-tree-v1", "cross-product-status-report-v1"];
+export const HELD_OUT: readonly string[] = [
+  "jira-link-issues-v1",
+  "confluence-page-tree-v1",
+  "cross-product-status-report-v1",
+];
 
 export const isHeldOut = (id: string): boolean => HELD_OUT.includes(id);
 
