@@ -61,7 +61,6 @@ class OtherSurface {
       case "createPage": {
         const key = this.spaceKeys.get(String(body!.spaceId));
         if (!key) return original;
-        const written = body!.body as { representation: string; value: string };
         return {
           method: "POST",
           path: "/wiki/rest/api/content",
@@ -70,12 +69,23 @@ class OtherSurface {
             title: body!.title,
             space: { key },
             ...(body!.parentId ? { ancestors: [{ id: String(body!.parentId) }] } : {}),
-            body: {
-              [written.representation]: { value: written.value, representation: written.representation },
-            },
+            ...v1Body(body!.body),
           }),
         };
       }
+      case "updatePage":
+        return {
+          method: "PUT",
+          path: `/wiki/rest/api/content/${params.id}`,
+          body: JSON.stringify({
+            type: "page",
+            title: body!.title,
+            ...(body!.status ? { status: body!.status } : {}),
+            ...(body!.parentId ? { ancestors: [{ id: String(body!.parentId) }] } : {}),
+            version: body!.version,
+            ...v1Body(body!.body),
+          }),
+        };
       default:
         return original;
     }
@@ -89,6 +99,12 @@ class OtherSurface {
         this.spaceKeys.set(String(space.id), space.key);
     }
   }
+}
+
+/** A v2 page body (`{representation, value}`) as v1's `body: {<representation>: {...}}`; none when absent. */
+function v1Body(written: unknown): { body?: Json } {
+  const b = written as { representation: string; value: string } | undefined;
+  return b ? { body: { [b.representation]: { value: b.value, representation: b.representation } } } : {};
 }
 
 function adfToWikiDeep(value: unknown): unknown {
@@ -147,7 +163,6 @@ describe("the same reward through Jira v2 and Confluence v1 as through v3 / v2",
     expect(native.reward).toBe(1);
     // The other surfaces were really used...
     expect(other.paths.some((p) => p.includes("/rest/api/2/") || p.includes("/wiki/rest/api/"))).toBe(true);
-    expect(other.paths).not.toEqual(native.paths);
     const writes = other.paths.filter((p) => !p.startsWith("GET "));
     expect(writes.length).toBeGreaterThan(0);
     for (const write of writes)
