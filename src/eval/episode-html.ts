@@ -13,7 +13,8 @@ import {
   type StoredCall,
   type StoredTurn,
 } from "./episode-record.ts";
-import { clip, esc, pretty } from "./html.ts";
+import { esc } from "../report-kit/escape-html.ts";
+import { clip, pretty } from "./html.ts";
 
 /** Longest text shown for one message, argument set or observation. */
 export const MAX_TEXT = 4000;
