@@ -11,11 +11,11 @@ import jiraSubtaskCreate from "./jira-subtask-create/scenario.ts";
 import jiraTransition from "./jira-transition/scenario.ts";
 
 export const SCENARIOS: readonly Scenario[] = [
-  jiraTransition as Scenario,
-  jiraSubtaskCreate as Scenario,
-  confluencePageCreate as Scenario,
-  confluencePageLabel as Scenario,
-  crossProductPageLink as Scenario,
+  jiraTransition,
+  jiraSubtaskCreate,
+  confluencePageCreate,
+  confluencePageLabel,
+  crossProductPageLink,
 ];
 
 export function findScenario(id: string): Scenario {
