@@ -7,7 +7,7 @@
  * over stdio and HTTP.)
  */
 import { describe, expect, it } from "vitest";
-import type { AliasSetName } from "../src/scenarios/alias-solution.ts";
+import { type AliasSetName, aliasSolution } from "../src/scenarios/alias-solution.ts";
 import type { Scenario } from "../src/scenarios/define-scenario.ts";
 import { createEpisode, operationNeeds } from "../src/scenarios/episode.ts";
 import { tasksFor } from "../src/scenarios/frozen.ts";
@@ -27,18 +27,18 @@ const covers = (set: AliasSetName, scenario: Scenario) =>
 describe.each(ALIAS_SETS)("tool set %s", (set) => {
   it.each(SCENARIOS.map((s) => [s.id, s] as [string, Scenario]))("%s", (id, scenario) => {
     const tasks = tasksFor(scenario, "eval");
-    const solve = scenario.aliasSolutions?.[set];
+    const declared = scenario.aliasSolutions?.[set];
     if (!covers(set, scenario)) {
-      expect(solve, `${set} does not cover ${id}: remove its ${set} alias solution`).toBeUndefined();
+      expect(declared, `${set} does not cover ${id}: remove its ${set} alias solution`).toBeUndefined();
       expect(() => createEpisode(scenario, tasks[0]!, { toolSet: set })).toThrow(ToolSetNotCoveredError);
       return;
     }
-    expect(solve, `write an ${set} solution for ${id} in its folder's alias-solutions.ts`).toBeDefined();
+    expect(declared, `write an ${set} solution for ${id} in its folder's alias-solutions.ts`).toBeDefined();
     expect(tasks).toHaveLength(12);
     for (const task of tasks) {
       const episode = createEpisode(scenario, task, { toolSet: set });
       expect(episode.functionTools().length).toBeGreaterThan(0);
-      expect(play(episode, solve!(task)).length).toBeGreaterThan(0);
+      expect(play(episode, aliasSolution(scenario, set, task)!).length).toBeGreaterThan(0);
       const score = episode.score();
       expect(score.reward, `${task.id}\n${score.explanation}`).toBe(1);
       expect(score.passed).toBe(true);

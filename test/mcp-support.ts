@@ -6,7 +6,7 @@
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
-import type { AliasSolution, Answer } from "../src/scenarios/alias-solution.ts";
+import { type AliasSolution, type Answer, aliasSolution } from "../src/scenarios/alias-solution.ts";
 import type { Task } from "../src/scenarios/define-scenario.ts";
 import { findScenario } from "../src/scenarios/index.ts";
 import type { ToolSetName } from "../src/tools/aliases/tool-sets.ts";
@@ -60,7 +60,7 @@ export async function solveOverMcp(client: Client, set: ToolSetName, task: Task)
   const solution: AliasSolution =
     set === "default"
       ? (scenario.reference(task) as unknown as AliasSolution)
-      : scenario.aliasSolutions![set]!(task);
+      : aliasSolution(scenario, set, task)!;
   let next = solution.next();
   while (!next.done) {
     const answer = await callTool(client, next.value.name, next.value.arguments);

@@ -8,7 +8,7 @@
 import { OPERATIONS } from "../sandbox/operations.ts";
 import { PRESENTATIONS } from "../sandbox/presentations.ts";
 import { operationNeeds } from "../scenarios/episode.ts";
-import { SCENARIOS } from "../scenarios/index.ts";
+import { isHeldOut, SCENARIOS } from "../scenarios/index.ts";
 import { TOOL_SET_NAMES, uncoveredOperations } from "../tools/aliases/tool-sets.ts";
 import { DEFAULT_TOOL_SPECS } from "../tools/catalogue.ts";
 
@@ -56,7 +56,7 @@ export function renderScenarios(): string {
   const rows = SCENARIOS.map((s) => [
     `\`${s.id}\``,
     (s.levels ?? [1, 2]).join(", "),
-    s.description,
+    isHeldOut(s.id) ? `${s.description} *Held out: never trained on.*` : s.description,
     s.tools.map((t) => `\`${t}\``).join(", "),
   ]);
   return table(["scenario", "levels", "the task", "tools offered"], rows);
@@ -69,7 +69,13 @@ export function renderCoverage(): string {
     `\`${s.id}\``,
     ...sets.map((set) => {
       const missing = uncoveredOperations(set, s, operationNeeds(s));
-      return missing.length === 0 ? "yes" : `no: no tool for ${missing.map((m) => `\`${m}\``).join(", ")}`;
+      const code = (ids: string) =>
+        ids
+          .split(", ")
+          .map((id) => `\`${id}\``)
+          .join(", ");
+      const lacks = missing.map((m) => (m.startsWith("one of ") ? `one of ${code(m.slice(7))}` : code(m)));
+      return missing.length === 0 ? "yes" : `no: no tool for ${lacks.join("; ")}`;
     }),
   ]);
   return table(["scenario", ...sets.map((set) => `\`${set}\``)], rows);

@@ -8,15 +8,18 @@
  * A scenario declares them next to its reference, in its folder's `alias-solutions.ts`, as
  * `aliasSolutions: { rovo?, "mcp-atlassian"? }`: one for each set that covers it. Which sets cover it is
  * not declared anywhere: it is derived from the operations it needs (tools/aliases/tool-sets.ts), and a
- * test checks a scenario has a solution exactly for the sets that cover it. The helpers below are shared
- * by the scenarios' solutions.
+ * test checks a scenario has a solution exactly for the sets that cover it. A set whose tools translate
+ * the reference's calls one by one takes `"translate"` (alias-translate.ts) instead of a hand-written
+ * solution; `aliasSolution` gives the runnable one either way. The helpers below are shared by the
+ * scenarios' solutions.
  *
  * mcp-atlassian has no tool that lists Confluence spaces: like the real server's users, its solutions
  * find a space named only by its name with confluence_search (CQL `type = space AND space.title = ...`).
  */
 import type { ToolSetName } from "../tools/aliases/tool-sets.ts";
 import type { ToolCallRequest } from "../tools/execute-tool.ts";
-import { call, type Task } from "./define-scenario.ts";
+import { translated } from "./alias-translate.ts";
+import { call, type Scenario, type Task } from "./define-scenario.ts";
 
 /** What a solution sees of each answer. */
 export interface Answer {
@@ -35,13 +38,25 @@ export type AliasSetName = Exclude<ToolSetName, "default">;
  */
 type Solve<E> = { solve(task: Task<E>): AliasSolution }["solve"];
 
-/** A scenario's alias solutions, one per set that covers it. */
-export type AliasSolutions<E> = { readonly [S in AliasSetName]?: Solve<E> };
+/** A scenario's alias solutions, one per set that covers it: hand-written, or its reference translated. */
+export type AliasSolutions<E> = { readonly [S in AliasSetName]?: Solve<E> | "translate" };
+
+/** The solution of `task` through `set`, when its scenario declares one. */
+export function aliasSolution(scenario: Scenario, set: AliasSetName, task: Task): AliasSolution | undefined {
+  const declared = scenario.aliasSolutions?.[set];
+  if (declared === "translate") return translated(set, scenario.reference(task));
+  return declared?.(task);
+}
 
 /** The `cloudId` Rovo's tools take (accepted and ignored by the simulation). */
 export const CLOUD_ID = "https://atlas-gym.atlassian.net";
 
+/** The final message of a solution that declines a task that cannot be done, after looking. */
+export const DECLINED = "I did not change anything: the task cannot be done as asked.";
+
 export type Results<T> = { results: T[] };
+export type Space = { id: string; key: string; name: string };
+export type Users = { accountId: string; displayName: string }[];
 type Issues = { issues: { key: string; fields: { summary: string } }[] };
 
 /** What a Jira task names of its issue: its key, or its summary in a project (by key or name). */

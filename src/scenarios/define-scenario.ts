@@ -31,6 +31,8 @@ export interface GenerateContext {
   random: Random;
   level: Level;
   split: Split;
+  /** The task's index in its split (a generator may cycle variants by it, e.g. within a level). */
+  index: number;
 }
 
 /** What a generator returns: the user prompt and the values the reward checks against. */
@@ -59,6 +61,12 @@ export interface ScenarioSpec<E> {
   description: string;
   /** Tool names (default catalogue) the agent is offered. */
   tools: string[];
+  /**
+   * Reads some of its tasks cannot be solved without (a level-3 hop through a remote link, a lookup by
+   * label): groups of alternative operationIds, each needing at least one tool in a tool set that is to
+   * cover the family (see tools/aliases/tool-sets.ts).
+   */
+  lookups?: readonly (readonly string[])[];
   /** The levels this family generates (default [1, 2]); eval splits spread their 12 tasks over them. */
   levels?: readonly Level[];
   /** Task-introduced names (titles, summaries, labels) differ between splits: these pools are disjoint. */

@@ -5,12 +5,13 @@
 import type { AliasSolution } from "../../src/scenarios/alias-solution.ts";
 import type { Episode } from "../../src/scenarios/episode.ts";
 
-/** Runs a solution on an episode; answers its final message. */
+/** Runs a solution on an episode and records its final message (a task to decline pays only with one). */
 export function play(episode: Episode, solution: AliasSolution): string {
   let next = solution.next();
   while (!next.done) {
     const result = episode.step(next.value);
     next = solution.next({ ok: result.ok, body: result.body });
   }
+  episode.finish(next.value);
   return next.value;
 }

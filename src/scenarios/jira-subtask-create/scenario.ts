@@ -23,6 +23,7 @@ import { insertIssue, projectIssueTypes } from "../../sandbox/jira/store.ts";
 import type { Random } from "../../sandbox/random.ts";
 import type { Site } from "../../sandbox/site.ts";
 import { call, defineScenario } from "../define-scenario.ts";
+import { NAMESAKES } from "../jira-picks.ts";
 import { paraphrase } from "../prompts.ts";
 import { aliasSolutions } from "./alias-solutions.ts";
 import { subtaskSummaries } from "./pools.ts";
@@ -53,9 +54,6 @@ const PROMPTS = [
   'Add a child sub-task to {parent}: summary "{summary}", assignee {assignee}, priority {priority}.',
   'We need a new sub-task on {parent}. Title it "{summary}", make {assignee} the assignee and mark it {priority}.',
 ];
-
-/** Namesake pairs in the fixture's people pool; level 2 always assigns one of them. */
-const NAMESAKES = ["Alex Chen", "Alexa Chen", "Sam Rivera", "Samantha Rivera", "Jordan Lee", "Jordan Leigh"];
 
 export default defineScenario<SubtaskExpected>({
   id: "jira-subtask-create-v1",
@@ -201,6 +199,7 @@ function pickAssignee(site: Site, random: Random, project: Project, level: numbe
   const people = [...site.values("users")].filter(
     (u) => u.active && u.accountId !== project.leadAccountId && u.accountId !== AGENT_ACCOUNT_ID,
   );
-  const namesakes = people.filter((u) => NAMESAKES.includes(u.displayName));
+  // Level 2 always assigns one of a namesake pair.
+  const namesakes = people.filter((u) => (NAMESAKES as readonly string[]).includes(u.displayName));
   return random.pick(level === 2 || random.next() < 0.5 ? namesakes : people);
 }

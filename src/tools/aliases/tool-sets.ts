@@ -61,8 +61,8 @@ export interface OperationNeeds {
 export function missingOperations(tools: ReadonlyMap<string, Tool>, needs: OperationNeeds): string[] {
   const have = new Set([...tools.values()].map((t) => t.operation.operationId));
   const missing = needs.mutations.map((m) => m.operationId).filter((id) => !have.has(id));
-  for (const group of [needs.validate.reads, needs.verify.reads]) {
-    const ids = [...new Set(group.flatMap((r) => r.operationIds))];
+  for (const read of [...needs.validate.reads, ...needs.verify.reads]) {
+    const ids = [...new Set(read.operationIds)];
     if (ids.length > 0 && !ids.some((id) => have.has(id))) missing.push(`one of ${ids.join(", ")}`);
   }
   return [...new Set(missing)];
