@@ -11,7 +11,6 @@ import { SCENARIOS } from "../src/scenarios/index.ts";
 import { PROMPT_URI, SCORE_URI, SITE_URI } from "../src/server/mcp/create-mcp-server.ts";
 import { type RunningGymServer, startGymServer } from "../src/server/start-gym-server.ts";
 import { TOOL_SET_NAMES, type ToolSetName, toolSet } from "../src/tools/aliases/tool-sets.ts";
-import { ALIAS_SOLUTIONS } from "./mcp-alias-solutions.ts";
 import { callTool, connectHttp, readJson, readText, solveOverMcp } from "./mcp-support.ts";
 
 let server: RunningGymServer;
@@ -74,7 +73,7 @@ describe("tools/list", () => {
 
 /** Every covered (set, scenario) pair, on eval tasks 0 and 8 (level 1, and level 2 or 3). */
 const cases = TOOL_SET_NAMES.flatMap((set) =>
-  SCENARIOS.filter((s) => set === "default" || ALIAS_SOLUTIONS[set][s.id]).flatMap((s) =>
+  SCENARIOS.filter((s) => set === "default" || s.aliasSolutions?.[set]).flatMap((s) =>
     [0, 8].map((index) => [set, s.id, index] as [ToolSetName, string, number]),
   ),
 );

@@ -23,21 +23,21 @@ import jiraSubtaskCreate from "./jira-subtask-create/scenario.ts";
 import jiraTransition from "./jira-transition/scenario.ts";
 
 export const SCENARIOS: readonly Scenario[] = [
-  jiraTransition as Scenario,
-  jiraSubtaskCreate as Scenario,
-  confluencePageCreate as Scenario,
-  confluencePageLabel as Scenario,
-  crossProductPageLink as Scenario,
-  confluencePageUpdate as Scenario,
-  confluencePageTree as Scenario,
-  confluenceLabelCleanup as Scenario,
-  crossProductStatusReport as Scenario,
-  jiraAssign as Scenario,
-  jiraComment as Scenario,
-  jiraLinkIssues as Scenario,
-  jiraEditFields as Scenario,
-  jiraBulkTransition as Scenario,
-  jiraCreateIssue as Scenario,
+  jiraTransition,
+  jiraSubtaskCreate,
+  confluencePageCreate,
+  confluencePageLabel,
+  crossProductPageLink,
+  confluencePageUpdate,
+  confluencePageTree,
+  confluenceLabelCleanup,
+  crossProductStatusReport,
+  jiraAssign,
+  jiraComment,
+  jiraLinkIssues,
+  jiraEditFields,
+  jiraBulkTransition,
+  jiraCreateIssue,
 ];
 
 export function findScenario(id: string): Scenario {

@@ -39,7 +39,7 @@ export function scoreEdited<E>(
   edit: (calls: ToolCallRequest[], task: Task<E>) => ToolCallRequest[],
 ): Score {
   const { task, site } = generateTask(scenario, split, index);
-  const script = recordReference(scenario as Scenario, task as Task);
+  const script = recordReference(scenario, task);
   const episode = createEpisode(scenario, task, { initialSite: site });
   replay(episode, { ...script, calls: edit(script.calls, task) });
   return episode.score();

@@ -30,7 +30,7 @@ export function playReference<E>(scenario: Scenario<E>, split: Split, index: num
 /** Whether `final` passes the task's state check (judged with the reference's defaults). */
 export function passesState<E>(scenario: Scenario<E>, task: Task<E>, initial: Site, final: Site): boolean {
   const expectation = scenario.expect(task, initial, ctx);
-  const reference = referenceChanges(scenario as Scenario<unknown>, task, initial, DEFAULT_BASE_URL);
+  const reference = referenceChanges(scenario, task, initial, DEFAULT_BASE_URL);
   return judgeState(expectation, diff(initial, final), reference).passed;
 }
 

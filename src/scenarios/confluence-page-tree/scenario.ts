@@ -29,6 +29,7 @@ import {
   quotedList,
   spaceOf,
 } from "../site-picks.ts";
+import { aliasSolutions } from "./alias-solutions.ts";
 import { ANCHOR_LABELS, SECTIONS, themes } from "./pools.ts";
 
 export interface PageTreeExpected {
@@ -189,4 +190,5 @@ export default defineScenario<PageTreeExpected>({
     yield call("confluence_get_child_pages", { id: parentId });
     return `Created "${e.title}" (id ${parentId}) with the child pages ${quotedList(e.children)}.`;
   },
+  aliasSolutions,
 });

@@ -34,6 +34,7 @@ import {
   spaceOf,
   visibleTextOf,
 } from "../site-picks.ts";
+import { aliasSolutions } from "./alias-solutions.ts";
 import { sections } from "./pools.ts";
 
 export interface PageUpdateExpected {
@@ -175,6 +176,7 @@ export default defineScenario<PageUpdateExpected>({
     yield call("confluence_get_page", { id: pageId, "body-format": "storage" });
     return `Appended the section "${e.heading}" to "${page.title}" (now version ${page.version.number + 1}).`;
   },
+  aliasSolutions,
 });
 
 /** Marks the page as edited `number - 1` times before the task (same body, a later version). */

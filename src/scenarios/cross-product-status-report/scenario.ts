@@ -26,6 +26,7 @@ import type { Site } from "../../sandbox/site.ts";
 import { call, defineScenario } from "../define-scenario.ts";
 import { paraphrase } from "../prompts.ts";
 import { addTwinPage, contentPages, DECLINE_CLAUSE, mustDecline, spaceOf } from "../site-picks.ts";
+import { aliasSolutions } from "./alias-solutions.ts";
 import { pickFilter } from "./filters.ts";
 
 export const HEADER = ["Key", "Summary", "Status", "Assignee"];
@@ -185,6 +186,7 @@ export default defineScenario<StatusReportExpected>({
     yield call("confluence_get_page", { id: (created.body as { id: string }).id, "body-format": "storage" });
     return `Created "${e.title}" with ${rows.length} issues.`;
   },
+  aliasSolutions,
 });
 
 /** The expected table rows: the issues the JQL selects, sorted by key, one row each. */

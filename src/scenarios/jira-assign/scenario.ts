@@ -26,6 +26,7 @@ import {
   variantFor,
 } from "../jira-picks.ts";
 import { paraphrase } from "../prompts.ts";
+import { aliasSolutions } from "./alias-solutions.ts";
 
 type Variant = "assign" | "unassign" | "refuse";
 
@@ -161,4 +162,5 @@ export default defineScenario<AssignExpected>({
       ? `${key} is now unassigned.`
       : `${key} is now assigned to ${e.assigneeName}.`;
   },
+  aliasSolutions,
 });

@@ -30,6 +30,7 @@ import { call, defineScenario } from "../define-scenario.ts";
 import { accountIdOf, searchAll } from "../jira-lookups.ts";
 import { jqlString, NAMESAKE_PAIRS, people, topLevelIssues, variantFor } from "../jira-picks.ts";
 import { fill } from "../prompts.ts";
+import { aliasSolutions } from "./alias-solutions.ts";
 import { batchLabels, batchSummaries } from "./pools.ts";
 
 type Variant = "label" | "assignee" | "paginate" | "refuse";
@@ -200,6 +201,7 @@ export default defineScenario<BulkExpected>({
     yield* searchAll(e.label ? jql : `key in (${e.moves.map((m) => m.key).join(", ")})`, ["status"]);
     return `Moved ${moved} issue(s) to ${e.targetStatus}.`;
   },
+  aliasSolutions,
 });
 
 const resolutionChanges = (site: Site, issueId: string, statusId: string) =>

@@ -28,6 +28,7 @@ import {
   variantFor,
 } from "../jira-picks.ts";
 import { paraphrase } from "../prompts.ts";
+import { aliasSolutions } from "./alias-solutions.ts";
 import { commentTexts } from "./pools.ts";
 
 type Variant = "plain" | "mention" | "refuse";
@@ -173,6 +174,7 @@ export default defineScenario<CommentExpected>({
     yield call("jira_get_comments", { issueIdOrKey: key });
     return `Commented on ${key}.`;
   },
+  aliasSolutions,
 });
 
 /** A project and an active person with no issue in it but some elsewhere (for a refusal). */

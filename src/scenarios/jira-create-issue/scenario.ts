@@ -22,6 +22,7 @@ import { newLabels } from "../jira-edit-fields/pools.ts";
 import { searchAll } from "../jira-lookups.ts";
 import { jqlString, topLevelIssues, variantFor } from "../jira-picks.ts";
 import { fill } from "../prompts.ts";
+import { aliasSolutions } from "./alias-solutions.ts";
 import { ideas } from "./pools.ts";
 
 /** Issue types no project here has (refusals). */
@@ -187,6 +188,7 @@ export default defineScenario<CreateExpected>({
     });
     return `Created ${newKey}.`;
   },
+  aliasSolutions,
 });
 
 /** Level 2 distractor: an issue with the requested summary already exists in another project. */

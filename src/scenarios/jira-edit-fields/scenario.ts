@@ -26,6 +26,7 @@ import {
   variantFor,
 } from "../jira-picks.ts";
 import { fill } from "../prompts.ts";
+import { aliasSolutions } from "./alias-solutions.ts";
 import { dueDate, newLabels } from "./pools.ts";
 
 /** Priorities the site does not have (refusals). */
@@ -172,4 +173,5 @@ export default defineScenario<EditExpected>({
     yield call("jira_get_issue", { issueIdOrKey: key, fields: ["priority", "labels", "duedate"] });
     return `Updated ${key}: priority ${e.priorityName}, labels ${e.labels.join(", ")}, due ${e.duedate}.`;
   },
+  aliasSolutions,
 });

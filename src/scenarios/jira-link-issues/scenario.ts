@@ -27,6 +27,7 @@ import {
   variantFor,
 } from "../jira-picks.ts";
 import { paraphrase } from "../prompts.ts";
+import { aliasSolutions } from "./alias-solutions.ts";
 
 /** Directed link types (Relates reads the same both ways, so it cannot test direction). */
 const TYPES = ISSUE_LINK_TYPES.filter((t) => t.name !== "Relates");
@@ -189,6 +190,7 @@ export default defineScenario<LinkExpected>({
     yield call("jira_get_issue", { issueIdOrKey: a, fields: ["issuelinks"] });
     return `Linked: ${a} ${e.verb} ${b}.`;
   },
+  aliasSolutions,
 });
 
 /** Top-level issues other than `issue` with no link to it yet. */

@@ -25,6 +25,7 @@ import type { Site } from "../../sandbox/site.ts";
 import { call, defineScenario } from "../define-scenario.ts";
 import { NAMESAKES } from "../jira-picks.ts";
 import { paraphrase } from "../prompts.ts";
+import { aliasSolutions } from "./alias-solutions.ts";
 import { subtaskSummaries } from "./pools.ts";
 
 export interface SubtaskExpected {
@@ -168,6 +169,7 @@ export default defineScenario<SubtaskExpected>({
     });
     return `Created ${key} under ${parentKey}: "${e.summary}", assigned to ${e.assigneeName}, priority ${e.priorityName}.`;
   },
+  aliasSolutions,
 });
 
 const prefix = (s: string) => s.split(" ").slice(0, 2).join(" ");

@@ -2,12 +2,13 @@
  * Alias solutions by translation: a scenario's reference solution run through another tool set, each
  * default-catalogue call rewritten as that set's call for the same operation. Answers pass through as
  * they come (an alias runs the same operation, so its body is the same), so the reference's own lookups
- * drive the translated run. Used for the families whose default tools all have a counterpart.
+ * drive the translated run. A scenario whose default tools all have a counterpart in a set declares
+ * `aliasSolutions: { <set>: "translate" }` instead of a hand-written solution.
  */
-import type { Task } from "../src/scenarios/define-scenario.ts";
-import { findScenario } from "../src/scenarios/index.ts";
-import type { ToolCallRequest, ToolCallResult } from "../src/tools/execute-tool.ts";
-import type { AliasSolution, Answer } from "./mcp-alias-solutions.ts";
+import type { ToolCallRequest, ToolCallResult } from "../tools/execute-tool.ts";
+import type { AliasSolution, Answer } from "./alias-solution.ts";
+import { CLOUD_ID as cloudId } from "./alias-solution.ts";
+import type { ReferenceSolution } from "./define-scenario.ts";
 
 // biome-ignore lint/suspicious/noExplicitAny: tool arguments of many shapes.
 type Args = Record<string, any>;
@@ -17,7 +18,6 @@ interface Known {
   typeNames: Map<string, string>;
 }
 
-const cloudId = "https://atlas-gym.atlassian.net";
 const to = (name: string, args: Args): ToolCallRequest => ({ name, arguments: args });
 const csv = (fields: unknown) => (Array.isArray(fields) ? fields.join(",") : fields);
 
@@ -103,9 +103,8 @@ const MCP_ATLASSIAN: Record<string, Translate> = {
 
 export const TRANSLATIONS = { rovo: ROVO, "mcp-atlassian": MCP_ATLASSIAN } as const;
 
-/** The scenario's reference, run through `set`'s tools. */
-export function* translated(set: keyof typeof TRANSLATIONS, task: Task): AliasSolution {
-  const reference = findScenario(task.scenario).reference(task);
+/** A scenario's reference solution, run through `set`'s tools. */
+export function* translated(set: keyof typeof TRANSLATIONS, reference: ReferenceSolution): AliasSolution {
   const known: Known = { typeNames: new Map() };
   let next = reference.next(undefined as unknown as ToolCallResult);
   while (!next.done) {
