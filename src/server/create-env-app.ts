@@ -7,6 +7,7 @@ import { Hono } from "hono";
 import { z } from "zod";
 import { openingMessages } from "../agent/system-prompt.ts";
 import { createEpisode } from "../scenarios/episode.ts";
+import { isHeldOut } from "../scenarios/index.ts";
 import { EVAL_TASKS } from "../scenarios/tasks.ts";
 import { defaultTools } from "../tools/catalogue.ts";
 import { toFunctionTool } from "../tools/define-tool.ts";
@@ -48,6 +49,8 @@ export function createEnvApp({ sessions, tasks = createTaskSource(), token }: En
       tasks.scenarios.map((s) => ({
         id: s.id,
         description: s.description,
+        levels: s.levels ?? [1, 2],
+        held_out: isHeldOut(s.id),
         splits: { eval: EVAL_TASKS, train: null },
       })),
     ),
