@@ -1,44 +1,45 @@
 /**
- * Every scenario through every tool set, in process: a set that covers a scenario solves each of its
- * 12 eval tasks (level 1 and level 2 alike) with the hand-written alias solution and scores exactly
- * 1.0, as the default reference does; a set that does not cover it is refused with the operations it
- * lacks. (The MCP suites run the same solutions over stdio and HTTP.)
+ * Every scenario through every alias tool set, in process. Coverage is derived from the operations the
+ * scenario needs (tools/aliases/tool-sets.ts), never listed by hand: a scenario declares an alias solution
+ * (its folder's alias-solutions.ts) exactly for the sets that cover it; with it the set solves each of its
+ * 12 eval tasks (level 1 and level 2 alike) and scores exactly 1.0, as the default reference does; a set
+ * that does not cover it is refused with the operations it lacks. (The MCP suites run the same solutions
+ * over stdio and HTTP.)
  */
 import { describe, expect, it } from "vitest";
 import { createEpisode } from "../src/env/episode.ts";
+import { operationNeeds } from "../src/env/offered-tools.ts";
+import { type AliasSetName, aliasSolution } from "../src/scenarios/alias-solution.ts";
 import type { Scenario } from "../src/scenarios/define-scenario.ts";
 import { tasksFor } from "../src/scenarios/frozen.ts";
 import { SCENARIOS } from "../src/scenarios/index.ts";
-import { ToolSetNotCoveredError } from "../src/tools/aliases/tool-sets.ts";
-import { ALIAS_SOLUTIONS, play } from "./mcp-alias-solutions.ts";
+import {
+  TOOL_SET_NAMES,
+  ToolSetNotCoveredError,
+  uncoveredOperations,
+} from "../src/tools/aliases/tool-sets.ts";
+import { play } from "./support/play-alias-solution.ts";
 
-/** Which scenarios each alias set covers (Rovo has no Confluence label tool and no remote-link write). */
-const COVERS: Record<keyof typeof ALIAS_SOLUTIONS, string[]> = {
-  rovo: ["jira-transition-v1", "jira-subtask-create-v1", "confluence-page-create-v1"],
-  "mcp-atlassian": [
-    "jira-transition-v1",
-    "jira-subtask-create-v1",
-    "confluence-page-create-v1",
-    "confluence-page-label-v1",
-    "cross-product-page-link-v1",
-  ],
-};
+const ALIAS_SETS = TOOL_SET_NAMES.filter((s): s is AliasSetName => s !== "default");
 
-describe.each(Object.keys(ALIAS_SOLUTIONS) as (keyof typeof ALIAS_SOLUTIONS)[])("tool set %s", (set) => {
+const covers = (set: AliasSetName, scenario: Scenario) =>
+  uncoveredOperations(set, scenario, operationNeeds(scenario)).length === 0;
+
+describe.each(ALIAS_SETS)("tool set %s", (set) => {
   it.each(SCENARIOS.map((s) => [s.id, s] as [string, Scenario]))("%s", (id, scenario) => {
     const tasks = tasksFor(scenario, "eval");
-    if (!COVERS[set].includes(id)) {
-      expect(ALIAS_SOLUTIONS[set][id]).toBeUndefined();
+    const declared = scenario.aliasSolutions?.[set];
+    if (!covers(set, scenario)) {
+      expect(declared, `${set} does not cover ${id}: remove its ${set} alias solution`).toBeUndefined();
       expect(() => createEpisode(scenario, tasks[0]!, { toolSet: set })).toThrow(ToolSetNotCoveredError);
       return;
     }
-    const solve = ALIAS_SOLUTIONS[set][id];
-    expect(solve, `write an ${set} solution for ${id} in test/mcp-alias-solutions.ts`).toBeDefined();
+    expect(declared, `write an ${set} solution for ${id} in its folder's alias-solutions.ts`).toBeDefined();
     expect(tasks).toHaveLength(12);
     for (const task of tasks) {
       const episode = createEpisode(scenario, task, { toolSet: set });
       expect(episode.functionTools().length).toBeGreaterThan(0);
-      expect(play(episode, solve!(task)).length).toBeGreaterThan(0);
+      expect(play(episode, aliasSolution(scenario, set, task)!).length).toBeGreaterThan(0);
       const score = episode.score();
       expect(score.reward, `${task.id}\n${score.explanation}`).toBe(1);
       expect(score.passed).toBe(true);
@@ -47,8 +48,8 @@ describe.each(Object.keys(ALIAS_SOLUTIONS) as (keyof typeof ALIAS_SOLUTIONS)[])(
   });
 });
 
-it("lists every scenario as covered or not by each set", () => {
-  for (const set of Object.keys(COVERS) as (keyof typeof COVERS)[])
+it("binds a set to a scenario exactly when the derived coverage says it covers it", () => {
+  for (const set of ALIAS_SETS)
     for (const scenario of SCENARIOS) {
       const task = tasksFor(scenario, "eval", 1)[0]!;
       let covered = true;
@@ -56,10 +57,12 @@ it("lists every scenario as covered or not by each set", () => {
         createEpisode(scenario, task, { toolSet: set });
       } catch (error) {
         if (!(error instanceof ToolSetNotCoveredError)) throw error;
+        expect(error.missing).toEqual(uncoveredOperations(set, scenario, operationNeeds(scenario)));
         covered = false;
       }
-      expect(covered, `${set} / ${scenario.id}: update COVERS and test/mcp-alias-solutions.ts`).toBe(
-        COVERS[set].includes(scenario.id),
+      expect(covered, `${set} / ${scenario.id}`).toBe(covers(set, scenario));
+      expect(covered, `${set} / ${scenario.id}: its alias solution`).toBe(
+        scenario.aliasSolutions?.[set] !== undefined,
       );
     }
 });

@@ -11,7 +11,6 @@ import { SCENARIOS } from "../src/scenarios/index.ts";
 import { PROMPT_URI, SCORE_URI, SITE_URI } from "../src/server/mcp/create-mcp-server.ts";
 import { type RunningGymServer, startGymServer } from "../src/server/start-gym-server.ts";
 import { TOOL_SET_NAMES, type ToolSetName, toolSet } from "../src/tools/aliases/tool-sets.ts";
-import { ALIAS_SOLUTIONS } from "./mcp-alias-solutions.ts";
 import { callTool, connectHttp, readJson, readText, solveOverMcp } from "./mcp-support.ts";
 
 let server: RunningGymServer;
@@ -41,8 +40,19 @@ async function openSession(task: { scenario: string; split: string; index: numbe
   return ((await response.json()) as { session_id: string }).session_id;
 }
 
-const scoreOf = async (sid: string) =>
-  (await (await fetch(`${server.url}/v1/sessions/${sid}/score`, { method: "POST" })).json()) as {
+/** Scores a session, first recording the agent's final answer when given (a refusal pays only with one). */
+const scoreOf = async (sid: string, finalMessage?: string) =>
+  (await (
+    await fetch(`${server.url}/v1/sessions/${sid}/score`, {
+      method: "POST",
+      ...(finalMessage === undefined
+        ? {}
+        : {
+            headers: { "content-type": "application/json" },
+            body: JSON.stringify({ final_message: finalMessage }),
+          }),
+    })
+  ).json()) as {
     reward: number;
     explanation: string;
   };
@@ -61,9 +71,9 @@ describe("tools/list", () => {
   });
 });
 
-/** Every covered (set, scenario) pair, on a level-1 and a level-2 eval task each. */
+/** Every covered (set, scenario) pair, on eval tasks 0 and 8 (level 1, and level 2 or 3). */
 const cases = TOOL_SET_NAMES.flatMap((set) =>
-  SCENARIOS.filter((s) => set === "default" || ALIAS_SOLUTIONS[set][s.id]).flatMap((s) =>
+  SCENARIOS.filter((s) => set === "default" || s.aliasSolutions?.[set]).flatMap((s) =>
     [0, 8].map((index) => [set, s.id, index] as [ToolSetName, string, number]),
   ),
 );
@@ -75,8 +85,9 @@ describe("a bound env-server session", () => {
     const task = tasksFor(SCENARIOS.find((s) => s.id === scenarioId)!, "eval", 1, index)[0]!;
     expect(await readText(client, PROMPT_URI)).toBe(task.prompt);
     expect(client.getInstructions()).toContain(task.prompt);
-    expect((await solveOverMcp(client, set, task)).length).toBeGreaterThan(0);
-    const score = await scoreOf(sid);
+    const final = await solveOverMcp(client, set, task);
+    expect(final.length).toBeGreaterThan(0);
+    const score = await scoreOf(sid, final);
     expect(score.reward, score.explanation).toBe(1);
     expect((await readJson<{ reward: number }>(client, SCORE_URI)).reward).toBe(1);
     const trace = (await (await fetch(`${server.url}/v1/sessions/${sid}/trace`)).json()) as {

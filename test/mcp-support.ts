@@ -6,10 +6,10 @@
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
+import { type AliasSolution, type Answer, aliasSolution } from "../src/scenarios/alias-solution.ts";
 import type { Task } from "../src/scenarios/define-scenario.ts";
 import { findScenario } from "../src/scenarios/index.ts";
 import type { ToolSetName } from "../src/tools/aliases/tool-sets.ts";
-import { ALIAS_SOLUTIONS, type AliasSolution, type Answer } from "./mcp-alias-solutions.ts";
 
 const BIN = new URL("../bin/atlas-gym", import.meta.url).pathname;
 
@@ -53,13 +53,14 @@ export async function callTool(
 
 /**
  * Runs the solution of `set` for a task through a client: the scenario's reference for `default`, the
- * hand-written alias solution otherwise. Returns the final message.
+ * scenario's alias solution otherwise (its folder's alias-solutions.ts). Returns the final message.
  */
 export async function solveOverMcp(client: Client, set: ToolSetName, task: Task): Promise<string> {
+  const scenario = findScenario(task.scenario);
   const solution: AliasSolution =
     set === "default"
-      ? (findScenario(task.scenario).reference(task) as unknown as AliasSolution)
-      : ALIAS_SOLUTIONS[set][task.scenario]!(task);
+      ? (scenario.reference(task) as unknown as AliasSolution)
+      : aliasSolution(scenario, set, task)!;
   let next = solution.next();
   while (!next.done) {
     const answer = await callTool(client, next.value.name, next.value.arguments);

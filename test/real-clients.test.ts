@@ -119,6 +119,51 @@ describe("jira.js 6.2.0", () => {
     expect(keys.length).toBeGreaterThan(8);
   });
 
+  it("lists link types and links two issues in the stated direction", async () => {
+    const { jira } = clients("links");
+    const { issueLinkTypes } = await jira.issueLinkTypes.getIssueLinkTypes();
+    const blocks = issueLinkTypes!.find((t) => t.name === "Blocks")!;
+    expect(blocks).toMatchObject({ inward: "is blocked by", outward: "blocks" });
+    await jira.issueLinks.linkIssues({
+      type: { name: "Blocks" },
+      inwardIssue: { key: "ENG-5" },
+      outwardIssue: { key: "ENG-6" },
+    });
+    const issue = await jira.issues.getIssue({ issueIdOrKey: "ENG-5", fields: ["issuelinks"] });
+    const links = issue.fields!.issuelinks as { type: { name: string }; outwardIssue?: { key: string } }[];
+    expect(links.some((l) => l.type.name === "Blocks" && l.outwardIssue?.key === "ENG-6")).toBe(true);
+    const error = await rejection(
+      jira.issueLinks.linkIssues({
+        type: { name: "Causes" },
+        inwardIssue: { key: "ENG-5" },
+        outwardIssue: { key: "ENG-6" },
+      }),
+    );
+    expect(isNotFoundError(error)).toBe(true);
+  });
+
+  it("adds a comment that mentions a user and reads it back", async () => {
+    const { jira } = clients("mentions");
+    const [user] = await jira.userSearch.findUsers({ query: "Priya" });
+    const body = {
+      type: "doc" as const,
+      version: 1,
+      content: [
+        {
+          type: "paragraph",
+          content: [
+            { type: "mention", attrs: { id: user!.accountId!, text: `@${user!.displayName}` } },
+            { type: "text", text: " please review." },
+          ],
+        },
+      ],
+    };
+    const added = await jira.issueComments.addComment({ issueIdOrKey: "ENG-2", body });
+    expect(added.body).toEqual(body);
+    const { comments } = await jira.issueComments.getComments({ issueIdOrKey: "ENG-2" });
+    expect(comments!.at(-1)!.id).toBe(added.id);
+  });
+
   it("reports an unknown issue as a 404 with Jira's body", async () => {
     const { jira } = clients("errors");
     const error = await rejection(jira.issues.getIssue({ issueIdOrKey: "ENG-4040" }));
@@ -182,6 +227,22 @@ describe("confluence.js 3.2.0", () => {
     });
     const labels = await wiki.label.getPageLabels({ id: Number(page.id) });
     expect(labels.results!.map((l) => l.name)).toEqual(expect.arrayContaining(["escalation", "pager"]));
+  });
+
+  it("finds a label's pages with CQL (v1) and removes the label from one of them", async () => {
+    const { wiki, wikiV1 } = clients("label-cleanup");
+    const found = await wikiV1.search.searchByCQL({ cql: 'type=page AND label="runbook"', limit: 100 });
+    const ids = found.results!.map((r) => r.content!.id!);
+    expect(ids.length).toBeGreaterThan(1);
+    await wikiV1.contentLabels.removeLabelFromContentUsingQueryParameter({ id: ids[0]!, name: "runbook" });
+    const labels = await wiki.label.getPageLabels({ id: Number(ids[0]) });
+    expect(labels.results!.map((l) => l.name)).not.toContain("runbook");
+    const after = await wikiV1.search.searchByCQL({ cql: 'type=page AND label="runbook"', limit: 100 });
+    expect(after.results!.map((r) => r.content!.id)).toEqual(ids.slice(1));
+    const missing = await rejection(
+      wikiV1.contentLabels.removeLabelFromContentUsingQueryParameter({ id: ids[0]!, name: "runbook" }),
+    );
+    expect(isConfluenceApiError(missing) && missing.status).toBe(404);
   });
 
   it("rejects a duplicate title and a stale version", async () => {

@@ -198,12 +198,23 @@ describe("refusal tasks", () => {
     budget: 5,
     points: { fields: 0.7, validate: 0.15, verify: 0.15 },
   };
-  const run = (finalMessage: string | null, write: boolean) => {
+  const look = {
+    name: "jira_get_issue",
+    arguments: { issueIdOrKey: issueId },
+    operationId: "getIssue",
+    effect: "read" as const,
+    input: { params: { issueIdOrKey: issueId }, body: undefined },
+    status: 200,
+    ok: true,
+    errorType: null,
+    body: { id: issueId },
+  };
+  const run = (finalMessage: string | null, write: boolean, looked = true) => {
     const final = site.fork();
     if (write) final.put("issues", issueId, { ...site.get("issues", issueId)!, summary: "changed" });
     return score({
       expectation: refuse,
-      calls: [],
+      calls: looked ? [look] : [],
       initial: site,
       final,
       reference: [],
@@ -212,15 +223,19 @@ describe("refusal tasks", () => {
     });
   };
 
-  it("pays an unchanged site with a final answer, and nothing for a write or a missing answer", () => {
+  it("pays an unchanged site with a final answer after looking, and nothing for a write, a missing answer or a guess", () => {
     expect(run("That status does not exist, so I left the issue alone.", false)).toMatchObject({
       passed: true,
-      paperReward: 0.7,
+      paperReward: 1,
     });
+    const guess = run("That status does not exist.", false, false);
+    expect(guess).toMatchObject({ passed: false, paperReward: 0 });
+    expect(guess.violations.map((v) => v.code)).toContain("missing_mutation");
     const wrote = run("Done.", true);
     expect(wrote.passed).toBe(false);
     expect(wrote.violations.map((v) => v.code)).toContain("collateral_change");
-    expect(run(null, false)).toMatchObject({ passed: false, paperReward: 0 });
+    expect(run(null, false, false)).toMatchObject({ passed: false, paperReward: 0 });
+    expect(run(null, false).passed).toBe(false);
   });
 });
 

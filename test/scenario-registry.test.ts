@@ -6,7 +6,7 @@
 import { readdirSync, readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import { frozenPath, hashTasks, loadEvalSplit, tasksFor } from "../src/scenarios/frozen.ts";
-import { SCENARIOS } from "../src/scenarios/index.ts";
+import { HELD_OUT, SCENARIOS, selectScenarios } from "../src/scenarios/index.ts";
 import { generateTask } from "../src/scenarios/tasks.ts";
 
 const scenarioDir = new URL("../src/scenarios/", import.meta.url);
@@ -23,6 +23,36 @@ describe("scenario registry", () => {
     const ids = SCENARIOS.map((s) => s.id);
     expect(new Set(ids).size).toBe(ids.length);
     for (const id of ids) expect(id).toMatch(/-v\d+$/);
+  });
+});
+
+describe("held-out families", () => {
+  it("are registered, and split the registry with the in-family set", () => {
+    const ids = SCENARIOS.map((s) => s.id);
+    for (const id of HELD_OUT) expect(ids).toContain(id);
+    const heldOut = selectScenarios("heldout").map((s) => s.id);
+    const inFamily = selectScenarios("in-family").map((s) => s.id);
+    expect(heldOut).toEqual(ids.filter((id) => HELD_OUT.includes(id)));
+    expect([...inFamily, ...heldOut].sort()).toEqual([...ids].sort());
+    expect(inFamily.some((id) => HELD_OUT.includes(id))).toBe(false);
+    expect(selectScenarios(" all ").length).toBe(ids.length);
+    expect(selectScenarios(`${ids[0]}, ${ids[1]}`).map((s) => s.id)).toEqual(ids.slice(0, 2));
+    expect(() => selectScenarios(",")).toThrow(/No scenario named/);
+    expect(() => selectScenarios("nope-v1")).toThrow(/nope-v1/);
+  });
+
+  it("are left out of every training config; the GRPO recipes train on the whole in-family set", () => {
+    const dir = new URL("../configs/", import.meta.url);
+    const inFamily = selectScenarios("in-family").map((s) => s.id);
+    const files = readdirSync(dir).filter((f) => f.endsWith(".yaml"));
+    expect(files.filter((f) => f.startsWith("qwen")).length).toBeGreaterThan(0);
+    for (const file of files) {
+      const text = readFileSync(new URL(file, dir), "utf8");
+      const listed = [...text.matchAll(/^ {2}- ([a-z0-9-]+-v\d+)\s*$/gm)].map((m) => m[1]!);
+      expect(listed.length, file).toBeGreaterThan(0);
+      for (const id of listed) expect(inFamily, `${file}: ${id}`).toContain(id);
+      if (file.startsWith("qwen")) expect([...listed].sort(), file).toEqual([...inFamily].sort());
+    }
   });
 });
 

@@ -5,9 +5,9 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { recordReference } from "../src/agent/scripted/replay.ts";
-import { DEFAULT_BASE_URL } from "../src/env/episode.ts";
 import { adfToWiki } from "../src/sandbox/adf/adf-to-wiki.ts";
 import type { AdfDocument } from "../src/sandbox/adf/types.ts";
+import { DEFAULT_BASE_URL } from "../src/sandbox/fixtures/default-site.ts";
 import { tasksFor } from "../src/scenarios/frozen.ts";
 import { SCENARIOS } from "../src/scenarios/index.ts";
 import { type RunningGymServer, startGymServer } from "../src/server/start-gym-server.ts";
@@ -62,7 +62,6 @@ class OtherSurface {
       case "createPage": {
         const key = this.spaceKeys.get(String(body!.spaceId));
         if (!key) return original;
-        const written = body!.body as { representation: string; value: string };
         return {
           method: "POST",
           path: "/wiki/rest/api/content",
@@ -71,12 +70,23 @@ class OtherSurface {
             title: body!.title,
             space: { key },
             ...(body!.parentId ? { ancestors: [{ id: String(body!.parentId) }] } : {}),
-            body: {
-              [written.representation]: { value: written.value, representation: written.representation },
-            },
+            ...v1Body(body!.body),
           }),
         };
       }
+      case "updatePage":
+        return {
+          method: "PUT",
+          path: `/wiki/rest/api/content/${params.id}`,
+          body: JSON.stringify({
+            type: "page",
+            title: body!.title,
+            ...(body!.status ? { status: body!.status } : {}),
+            ...(body!.parentId ? { ancestors: [{ id: String(body!.parentId) }] } : {}),
+            version: body!.version,
+            ...v1Body(body!.body),
+          }),
+        };
       default:
         return original;
     }
@@ -90,6 +100,12 @@ class OtherSurface {
         this.spaceKeys.set(String(space.id), space.key);
     }
   }
+}
+
+/** A v2 page body (`{representation, value}`) as v1's `body: {<representation>: {...}}`; none when absent. */
+function v1Body(written: unknown): { body?: Json } {
+  const b = written as { representation: string; value: string } | undefined;
+  return b ? { body: { [b.representation]: { value: b.value, representation: b.representation } } } : {};
 }
 
 function adfToWikiDeep(value: unknown): unknown {
@@ -148,7 +164,6 @@ describe("the same reward through Jira v2 and Confluence v1 as through v3 / v2",
     expect(native.reward).toBe(1);
     // The other surfaces were really used...
     expect(other.paths.some((p) => p.includes("/rest/api/2/") || p.includes("/wiki/rest/api/"))).toBe(true);
-    expect(other.paths).not.toEqual(native.paths);
     const writes = other.paths.filter((p) => !p.startsWith("GET "));
     expect(writes.length).toBeGreaterThan(0);
     for (const write of writes)

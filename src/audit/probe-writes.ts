@@ -1,6 +1,7 @@
 /**
  * Call-level probe edits of a reference script's writes: an unrequested field on a created record, an
- * extra record, one label per call; and other legal routes of transitions to the same status.
+ * extra record, one label per call, a label removal aimed at a look-alike or left out or named with its
+ * prefix; and other legal routes of transitions to the same status.
  */
 import type { Script } from "../agent/scripted/replay.ts";
 import type { Expectation } from "../reward/expectation.ts";
@@ -8,7 +9,6 @@ import { TRANSITIONS } from "../sandbox/jira/catalog.ts";
 import type { Issue } from "../sandbox/jira/model.ts";
 import type { Site } from "../sandbox/site.ts";
 import type { ToolCallRequest } from "../tools/tool-call-result.ts";
-import { isWrite } from "./probe-values.ts";
 
 export interface CallEdit {
   kind: string;
@@ -61,6 +61,21 @@ const EDITS: Record<
       edit: (a) => [{ ...a, object: { ...(a.object as Args), summary: "probe" } }],
     },
     { kind: "extra entity", detail: "the link created twice", must: "fail", edit: (a) => [a, a] },
+  ],
+  confluence_remove_page_label: [
+    {
+      kind: "look-alike",
+      detail: "the look-alike label <name>-v2 removed instead",
+      must: "fail",
+      edit: (a) => [{ ...a, name: `${a.name}-v2` }],
+    },
+    { kind: "missing entity", detail: "one page left with the label", must: "fail", edit: () => [] },
+    {
+      kind: "another accepted form",
+      detail: "the label named with its prefix (global:<name>)",
+      must: "pass",
+      edit: (a) => [{ ...a, name: `global:${a.name}` }],
+    },
   ],
   confluence_add_page_labels: [
     {
@@ -116,17 +131,19 @@ export function alternativeRoutes(
   if (entity?.kind !== "update") return [];
   const target = to ?? (entity.fields.statusId as { equals: string }).equals;
   const issue = site.get("issues", entity.id) as Issue;
-  const steps = reference.calls
-    .map((c, i) => [c, i] as const)
-    .filter(([c]) => c.name === "jira_transition_issue");
+  // Only this issue's transitions (a bulk task moves several issues).
+  const mine = (c: ToolCallRequest) =>
+    c.name === "jira_transition_issue" &&
+    [issue.key, issue.id].includes(String((c.arguments as Args).issueIdOrKey));
+  const steps = reference.calls.map((c, i) => [c, i] as const).filter(([c]) => mine(c));
   if (steps.length === 0) return [];
   const done = steps
     .map(([c]) => String((c.arguments as { transition: { id: string } }).transition.id))
     .join(">");
   const last = steps.at(-1)![0].arguments as Args;
   const routes = simpleRoutes(issue.statusId, target, 3).filter((r) => r.join(">") !== done);
-  const before = reference.calls.slice(0, steps[0]![1]);
-  const after = reference.calls.slice(steps.at(-1)![1] + 1).filter((c) => !isWrite(c));
+  const others = reference.calls.filter((c) => !mine(c));
+  const cut = reference.calls.slice(0, steps[0]![1]).filter((c) => !mine(c)).length;
   return routes.slice(0, 2).map((route) => {
     const moves: ToolCallRequest[] = route.map((id, k) => ({
       name: "jira_transition_issue",
@@ -138,7 +155,7 @@ export function alternativeRoutes(
     }));
     return {
       detail: `transitions ${route.join(" → ")} instead of ${done.replace(/>/g, " → ")}`,
-      script: { ...reference, calls: [...before, ...moves, ...after] },
+      script: { ...reference, calls: [...others.slice(0, cut), ...moves, ...others.slice(cut)] },
     };
   });
 }

@@ -1,13 +1,15 @@
 /**
  * Generated reference: the tables in README.md and docs/ that come from the registries (operations,
- * agent tools, scenarios), so they cannot drift. Each lives between `<!-- generated:NAME -->` and
+ * agent tools, scenarios, which alias tool set covers which scenario), so they cannot drift. Each lives between `<!-- generated:NAME -->` and
  * `<!-- /generated:NAME -->` markers; `atlas-gym docs --write` refreshes them and a test checks they are
  * current.
  */
 
+import { operationNeeds } from "../env/offered-tools.ts";
 import { OPERATIONS } from "../sandbox/operations.ts";
 import { PRESENTATIONS } from "../sandbox/presentations.ts";
-import { SCENARIOS } from "../scenarios/index.ts";
+import { isHeldOut, SCENARIOS } from "../scenarios/index.ts";
+import { TOOL_SET_NAMES, uncoveredOperations } from "../tools/aliases/tool-sets.ts";
 import { DEFAULT_TOOL_SPECS } from "../tools/catalogue.ts";
 
 /** A generated section: its marker name, the files that hold it, and its content. */
@@ -54,16 +56,36 @@ export function renderScenarios(): string {
   const rows = SCENARIOS.map((s) => [
     `\`${s.id}\``,
     (s.levels ?? [1, 2]).join(", "),
-    s.description,
+    isHeldOut(s.id) ? `${s.description} *Held out: never trained on.*` : s.description,
     s.tools.map((t) => `\`${t}\``).join(", "),
   ]);
   return table(["scenario", "levels", "the task", "tools offered"], rows);
+}
+
+/** Which alias tool set covers which scenario, derived from the operations each scenario needs. */
+export function renderCoverage(): string {
+  const sets = TOOL_SET_NAMES.filter((set) => set !== "default");
+  const rows = SCENARIOS.map((s) => [
+    `\`${s.id}\``,
+    ...sets.map((set) => {
+      const missing = uncoveredOperations(set, s, operationNeeds(s));
+      const code = (ids: string) =>
+        ids
+          .split(", ")
+          .map((id) => `\`${id}\``)
+          .join(", ");
+      const lacks = missing.map((m) => (m.startsWith("one of ") ? `one of ${code(m.slice(7))}` : code(m)));
+      return missing.length === 0 ? "yes" : `no: no tool for ${lacks.join("; ")}`;
+    }),
+  ]);
+  return table(["scenario", ...sets.map((set) => `\`${set}\``)], rows);
 }
 
 export const GENERATED_SECTIONS: readonly GeneratedSection[] = [
   { name: "operations", files: ["docs/site-and-apis.md"], render: renderOperations },
   { name: "presentations", files: ["docs/site-and-apis.md"], render: renderPresentations },
   { name: "scenarios", files: ["README.md", "docs/scenarios-and-rewards.md"], render: renderScenarios },
+  { name: "coverage", files: ["docs/mcp.md"], render: renderCoverage },
 ];
 
 /** `text` with every section's marked region replaced by its current content. */

@@ -11,7 +11,7 @@ import { type RewardMode, type Score, type ScoredCall, score } from "../reward/s
 import type { Operation, OperationContext } from "../sandbox/define-operation.ts";
 import { diff, type RecordChange } from "../sandbox/diff.ts";
 import type { OperationInput, OperationResult } from "../sandbox/execute.ts";
-import { AGENT_ACCOUNT_ID } from "../sandbox/fixtures/default-site.ts";
+import { AGENT_ACCOUNT_ID, DEFAULT_BASE_URL } from "../sandbox/fixtures/default-site.ts";
 import type { Site } from "../sandbox/site.ts";
 import type { Scenario, Task } from "../scenarios/define-scenario.ts";
 import { referenceChanges } from "../scenarios/reference-outcome.ts";
@@ -21,8 +21,6 @@ import { type FunctionTool, type Tool, toFunctionTool } from "../tools/define-to
 import { executeToolCall } from "../tools/execute-tool.ts";
 import { type ToolCallRequest, type ToolCallResult, toolCallResult } from "../tools/tool-call-result.ts";
 import { taskTools } from "./offered-tools.ts";
-
-export const DEFAULT_BASE_URL = "https://atlas-gym.atlassian.net";
 
 export interface Episode {
   readonly task: Task;

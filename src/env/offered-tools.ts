@@ -38,7 +38,12 @@ export function operationNeeds(scenario: Scenario<unknown>) {
   const reads = ops.filter((o) => o.effect === "read").map((o) => o.operationId);
   return {
     mutations: ops.filter((o) => o.effect === "write").map((o) => ({ operationId: o.operationId })),
-    validate: { reads: [{ operationIds: reads }] },
+    validate: {
+      reads: [
+        { operationIds: reads },
+        ...(scenario.lookups ?? []).map((ids) => ({ operationIds: [...ids] })),
+      ],
+    },
     verify: { reads: [{ operationIds: reads }] },
   };
 }

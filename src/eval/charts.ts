@@ -2,10 +2,10 @@
  * The report's charts as Vega-Lite specs, rendered to SVG on the server (no browser, no DOM): mean reward
  * and pass rate per scenario with their bootstrap confidence intervals, the failure taxonomy, and the
  * distribution of episode rewards (scored episodes only).
- * The SVG is inlined into report.html, so the report makes no requests.
+ * The SVG (src/report-kit/vega-svg.ts) is inlined into report.html, so the report makes no requests.
  */
-import * as vega from "vega";
-import { compile, type TopLevelSpec } from "vega-lite";
+import type { TopLevelSpec } from "vega-lite";
+import { VEGA_LITE_SCHEMA } from "../report-kit/vega-svg.ts";
 import { type EpisodeOutcome, type EvalResults, FAILURE_CODES } from "./metrics.ts";
 
 const SCENARIO_COLORS = {
@@ -30,7 +30,7 @@ function barWithInterval(
     });
   const y = { type: "quantitative", scale: { domain: [0, 1] }, title: yTitle } as const;
   return {
-    $schema: "https://vega.github.io/schema/vega-lite/v6.json",
+    $schema: VEGA_LITE_SCHEMA,
     title: { text: title, subtitle: "whiskers: 95% bootstrap interval over tasks" },
     width: { step: 56 },
     height: 220,
@@ -92,7 +92,7 @@ export function failureSpec(results: EvalResults): TopLevelSpec | null {
   );
   if (values.length === 0) return null;
   return {
-    $schema: "https://vega.github.io/schema/vega-lite/v6.json",
+    $schema: VEGA_LITE_SCHEMA,
     title: "Failure taxonomy (episodes showing each failure)",
     width: 420,
     height: { step: 22 },
@@ -121,7 +121,7 @@ export function rewardDistributionSpec(outcomes: readonly EpisodeOutcome[]): Top
   });
   const bins = Array.from({ length: 10 }, (_, i) => `${(i / 10).toFixed(1)}–${((i + 1) / 10).toFixed(1)}`);
   return {
-    $schema: "https://vega.github.io/schema/vega-lite/v6.json",
+    $schema: VEGA_LITE_SCHEMA,
     title: "Reward distribution (episodes per reward bin)",
     width: 420,
     height: 200,
@@ -133,14 +133,4 @@ export function rewardDistributionSpec(outcomes: readonly EpisodeOutcome[]): Top
       color: SCENARIO_COLORS,
     },
   } as TopLevelSpec;
-}
-
-/** Renders a Vega-Lite spec to a standalone SVG string. */
-export async function renderSvg(spec: TopLevelSpec): Promise<string> {
-  const view = new vega.View(vega.parse(compile(spec).spec), { renderer: "none" });
-  try {
-    return await view.toSVG();
-  } finally {
-    view.finalize();
-  }
 }

@@ -25,7 +25,14 @@ function table(c: Comparison, markdown: boolean): string {
     "tasks",
     ...FIGURES.flatMap((f) => [`A ${names[f]}`, `B ${names[f]}`, `Δ ${names[f]} [${pct}% CI]`]),
   ];
-  const rows = [...Object.entries(c.scenarios).map(([id, r]) => cells(id, r)), cells("overall", c.overall)];
+  const groups = c.groups
+    ? [cells("in-family", c.groups.in_family), cells("held-out", c.groups.held_out)]
+    : [];
+  const rows = [
+    ...Object.entries(c.scenarios).map(([id, r]) => cells(id, r)),
+    cells("overall", c.overall),
+    ...groups,
+  ];
   const align: Align[] = ["left", ...Array<Align>(headers.length - 1).fill("right")];
   return markdown ? markdownTable(headers, rows, align) : textTable(headers, rows, align);
 }

@@ -69,6 +69,11 @@ describe("compare", () => {
     expect(compareMarkdown(c)).toContain(
       "| scenario | tasks | A mean | B mean | Δ mean [95% CI] | A pass | B pass | Δ pass [95% CI] | A pass^2 | B pass^2 | Δ pass^2 [95% CI] |",
     );
+    expect(c.groups).toBeUndefined();
+    const held = compareRuns(loadRun(a), loadRun(b), { resamples: 500, seed: 3 }, [SCENARIOS[1]!]);
+    expect(held.groups!.in_family).toEqual({ ...c.scenarios[SCENARIOS[0]!]! });
+    expect(held.groups!.held_out).toMatchObject({ tasks: 3, mean_reward: { a: 0, b: 1, delta: 1 } });
+    expect(compareText(held)).toMatch(/in-family\s+3\s+0\.000.*\n.*held-out\s+3\s+0\.000/);
   });
 
   it("gives a mixed run non-degenerate intervals that contain their values", async () => {

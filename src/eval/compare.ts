@@ -127,6 +127,8 @@ export interface Comparison {
   };
   scenarios: Record<string, CompareRow>;
   overall: CompareRow;
+  /** When both runs hold held-out families: the in-family and the held-out scenarios, apart. */
+  groups?: { in_family: CompareRow; held_out: CompareRow };
 }
 
 export interface CompareOptions {
@@ -230,7 +232,13 @@ function row(
   };
 }
 
-export function compareRuns(a: LoadedRun, b: LoadedRun, options: CompareOptions = {}): Comparison {
+export function compareRuns(
+  a: LoadedRun,
+  b: LoadedRun,
+  options: CompareOptions = {},
+  /** Ids of the families kept out of training; their rows are pooled apart. */
+  heldOut: readonly string[] = [],
+): Comparison {
   const opts = {
     resamples: options.resamples ?? 2000,
     seed: options.seed ?? 0,
@@ -245,6 +253,16 @@ export function compareRuns(a: LoadedRun, b: LoadedRun, options: CompareOptions 
   const scenarios = Object.fromEntries(
     [...shared].map(([id, ids]) => [id, row(a, b, new Map([[id, ids]]), id, k, opts)]),
   );
+  const only = (keep: (id: string) => boolean) => new Map([...shared].filter(([id]) => keep(id)));
+  const held = only((id) => heldOut.includes(id));
+  const inFamily = only((id) => !heldOut.includes(id));
+  const groups =
+    held.size > 0 && inFamily.size > 0
+      ? {
+          in_family: row(a, b, inFamily, "in-family", k, opts),
+          held_out: row(a, b, held, "held-out", k, opts),
+        }
+      : undefined;
   return {
     a: { dir: a.dir, model: a.model, provider_errors: a.providerErrors },
     b: { dir: b.dir, model: b.model, provider_errors: b.providerErrors },
@@ -254,5 +272,6 @@ export function compareRuns(a: LoadedRun, b: LoadedRun, options: CompareOptions 
     method: { unit: "task", stratified_by: "scenario", interval: "percentile", paired: true, ...opts },
     scenarios,
     overall: row(a, b, shared, "overall", k, opts),
+    ...(groups ? { groups } : {}),
   };
 }

@@ -6,6 +6,7 @@
  * from the data. Every model-provided text is escaped; long texts are clipped.
  */
 import type { ChatToolCall } from "../agent/types.ts";
+import { esc } from "../report-kit/escape-html.ts";
 import {
   type EpisodeRecord,
   extrasOf,
@@ -13,7 +14,7 @@ import {
   type StoredCall,
   type StoredTurn,
 } from "./episode-record.ts";
-import { clip, esc, pretty } from "./html.ts";
+import { clip, pretty } from "./html.ts";
 
 /** Longest text shown for one message, argument set or observation. */
 export const MAX_TEXT = 4000;

@@ -1,20 +1,7 @@
 /**
- * HTML helpers for the report: escaping (every model- or task-provided string goes through `esc`) and
- * shortening long texts so one huge observation cannot bloat the page.
+ * Text helpers for the eval report's drill-down: shortening long texts so one huge observation cannot
+ * bloat the page, and pretty JSON. Escaping is the report kit's `esc` (src/report-kit/escape-html.ts).
  */
-
-const ENTITIES: Record<string, string> = {
-  "&": "&amp;",
-  "<": "&lt;",
-  ">": "&gt;",
-  '"': "&quot;",
-  "'": "&#39;",
-};
-
-/** Escapes text for HTML element content and quoted attribute values. */
-export function esc(value: unknown): string {
-  return String(value).replace(/[&<>"']/g, (c) => ENTITIES[c]!);
-}
 
 /** At most `max` characters, with a note saying how many were left out. */
 export function clip(text: string, max: number): string {

@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { makeRecord as makeTrace } from "../../test/support/trace-fixtures.ts";
 import { buildResults, FAILURE_CODES, outcomeOf, PAPER_FAILURES, summarize } from "./metrics.ts";
+import { rows } from "./report-md.ts";
 
 const A = "jira-transition-v1";
 const B = "jira-subtask-create-v1";
@@ -91,6 +92,33 @@ describe("eval metrics", () => {
     expect(results.overall.pass_rate).toBeCloseTo(4 / 6, 6);
     expect(results.overall.pass_hat_k).toBeCloseTo(2 / 3, 6);
     expect(JSON.parse(JSON.stringify(results))).toEqual(results);
+  });
+
+  it("reports in-family and held-out families apart when the run has held-out ones", () => {
+    const results = buildResults({
+      model: "m",
+      rewardMode: "paper",
+      outcomes,
+      k: 2,
+      scenarios: [A, B],
+      heldOut: [B],
+    });
+    const a = results.scenarios[A]!;
+    const b = results.scenarios[B]!;
+    expect(results.groups!.in_family).toEqual(a);
+    expect(results.groups!.held_out).toEqual(b);
+    expect(a.mean_reward).not.toBe(b.mean_reward);
+    expect(rows(results).map((r) => r[0])).toEqual([A, B, "overall", "in-family", "held-out"]);
+    const none = buildResults({
+      model: "m",
+      rewardMode: "paper",
+      outcomes,
+      k: 2,
+      scenarios: [A, B],
+      heldOut: ["x-v1"],
+    });
+    expect(none.groups).toBeUndefined();
+    expect(rows(none).map((r) => r[0])).toEqual([A, B, "overall"]);
   });
 
   it("reports an empty scenario with nulls rather than NaN", () => {

@@ -95,6 +95,8 @@ export interface EvalResults {
   provenance?: Provenance;
   scenarios: Record<string, ScenarioResults>;
   overall: ScenarioResults;
+  /** When the run holds held-out families: the in-family and the held-out episodes, apart. */
+  groups?: { in_family: ScenarioResults; held_out: ScenarioResults };
 }
 
 const round = (x: number) => Math.round(x * 1e6) / 1e6;
@@ -197,6 +199,8 @@ export interface ResultsInput {
   /** Scenario ids in report order (default: order of first appearance). */
   scenarios?: readonly string[];
   provenance?: Provenance;
+  /** Ids of the families kept out of training; their mean is reported apart. */
+  heldOut?: readonly string[];
 }
 
 /** results.json: per-scenario and overall metrics. */
@@ -207,8 +211,26 @@ export function buildResults({
   k,
   scenarios,
   provenance,
+  heldOut = [],
 }: ResultsInput): EvalResults {
   const ids = scenarios ?? [...new Set(outcomes.map((o) => o.scenario))];
+  const held = ids.filter((id) => heldOut.includes(id));
+  const of = (group: readonly string[], label?: string) =>
+    summarize(
+      outcomes.filter((o) => group.includes(o.scenario)),
+      k,
+      label,
+    );
+  const groups =
+    held.length > 0
+      ? {
+          in_family: of(
+            ids.filter((id) => !held.includes(id)),
+            "in-family",
+          ),
+          held_out: of(held, "held-out"),
+        }
+      : undefined;
   return {
     model,
     reward_mode: rewardMode,
@@ -223,9 +245,7 @@ export function buildResults({
         ),
       ]),
     ),
-    overall: summarize(
-      outcomes.filter((o) => ids.includes(o.scenario)),
-      k,
-    ),
+    overall: of(ids),
+    ...(groups ? { groups } : {}),
   };
 }

@@ -4,9 +4,9 @@
  * taxonomy and a drill-down per episode. Large runs show the first episodes in report order (failed
  * ones first); every episode stays in episodes.jsonl.
  */
+import { esc } from "../report-kit/escape-html.ts";
 import { episodeHtml } from "./episode-html.ts";
 import type { EpisodeRecord } from "./episode-record.ts";
-import { esc } from "./html.ts";
 import { type EpisodeOutcome, type EvalResults, FAILURE_CODES } from "./metrics.ts";
 import { HEADERS, rows } from "./report-md.ts";
 import type { EvalConfig } from "./run-dir.ts";
@@ -116,9 +116,8 @@ function provenanceLine(results: EvalResults): string {
 
 export async function htmlReport({ results, config, outcomes, episodes }: HtmlReportInput): Promise<string> {
   // Vega loads in about a second: only when a report is written.
-  const { failureSpec, meanRewardSpec, passRateSpec, renderSvg, rewardDistributionSpec } = await import(
-    "./charts.ts"
-  );
+  const { failureSpec, meanRewardSpec, passRateSpec, rewardDistributionSpec } = await import("./charts.ts");
+  const { renderSvg } = await import("../report-kit/vega-svg.ts");
   const failures = failureSpec(results);
   const charts = [
     await renderSvg(meanRewardSpec(results)),

@@ -38,9 +38,16 @@ const row = (name: string, s: ScenarioResults) => [
   num(s.mean_tool_calls, 1),
 ];
 
-/** One formatted row per scenario, then the overall row (shared with report.html). */
+/** One formatted row per scenario, the overall row, then in-family and held-out rows when the run has both (shared with report.html). */
 export function rows(results: EvalResults): string[][] {
-  return [...Object.entries(results.scenarios).map(([id, s]) => row(id, s)), row("overall", results.overall)];
+  const groups = results.groups
+    ? [row("in-family", results.groups.in_family), row("held-out", results.groups.held_out)]
+    : [];
+  return [
+    ...Object.entries(results.scenarios).map(([id, s]) => row(id, s)),
+    row("overall", results.overall),
+    ...groups,
+  ];
 }
 
 /** The failure codes of an episode set that occurred, as "code ×n" (most frequent first). */

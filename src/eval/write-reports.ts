@@ -4,6 +4,7 @@
  * run of many thousands of episodes never holds every trace in memory.
  */
 import { writeFileSync } from "node:fs";
+import { HELD_OUT } from "../scenarios/index.ts";
 import { episodeKey, readEpisodeLog } from "./episode-log.ts";
 import { buildResults, type EpisodeOutcome, type EvalResults, outcomeOf } from "./metrics.ts";
 import type { Provenance } from "./provenance.ts";
@@ -36,6 +37,7 @@ export async function writeReports(
     k: config.k,
     scenarios,
     provenance,
+    heldOut: HELD_OUT,
   });
   writeFileSync(files.results, `${JSON.stringify(results, null, 2)}\n`);
   writeFileSync(files.reportMd, markdownReport({ results, config, outcomes }));

@@ -27,7 +27,11 @@ export function meaningfulFields(change: RecordChange): string[] {
   return [...new Set(keys.map((k) => k.split(".")[0]!))];
 }
 
-/** The last call that created the record or changed `field` on it; undefined when none did. */
+/**
+ * The last call that created or deleted the record or changed `field` on it; undefined when none did. A field a
+ * task asks for counts even when it is bookkeeping for collateral purposes (a page's `version.number`,
+ * a child page's `position`): then any change of its raw value counts.
+ */
 export function setterOf(
   effects: readonly CallEffect[],
   table: string,
@@ -41,7 +45,9 @@ export function setterOf(
       e.changes.some(
         (c) =>
           keyOf(c) === `${table}:${id}` &&
-          (c.kind === "created" || (c.kind === "updated" && meaningfulFields(c).includes(top))),
+          (c.kind === "created" ||
+            c.kind === "deleted" ||
+            (c.kind === "updated" && (meaningfulFields(c).includes(top) || c.fields.includes(top)))),
       ),
     );
 }
@@ -58,8 +64,9 @@ export interface Revert {
 
 /**
  * Changes made and undone: a record some call changed that ends as it began (or was created and then
- * deleted), and, on a record the task updates, a field that ends as it began although a call that
- * changed no requested field changed it.
+ * deleted); on a record the task updates, a field that ends as it began although a call that changed no
+ * requested field changed it, and an element a call added to a requested collection (a label) that the
+ * end state no longer holds.
  */
 export function revertedMutations(
   expectation: Expectation,
@@ -90,6 +97,23 @@ export function revertedMutations(
         continue;
       }
       const requested = updated.get(key);
+      if (requested && end.kind === "updated" && change.kind === "updated")
+        for (const f of fields.filter((x) => requested.includes(x))) {
+          // A collection field (labels): an element added on the way that the end state does not hold.
+          const [before, after, final] = [change.before, change.after, end.after].map(
+            (r) => (r as unknown as Record<string, unknown>)[f],
+          );
+          if (!Array.isArray(after) || !Array.isArray(final) || seen.has(`${key}.${f}+`)) continue;
+          const dropped = after.filter(
+            (v) => !(before as unknown[] | undefined)?.includes(v) && !final.includes(v),
+          );
+          if (dropped.length === 0) continue;
+          seen.add(`${key}.${f}+`);
+          reverts.push({
+            index: effect.index,
+            message: `${change.table} ${change.id}: ${f} got ${JSON.stringify(dropped)} from call ${effect.index + 1}, later taken out again`,
+          });
+        }
       if (!requested || end.kind !== "updated" || fields.some((f) => requested.includes(f))) continue;
       const endFields = meaningfulFields(end);
       for (const f of fields) {
@@ -103,4 +127,29 @@ export function revertedMutations(
     }
   }
   return reverts;
+}
+
+/** A write call as the trace holds it (what `repeatedWrites` compares). */
+interface WriteCall {
+  ok: boolean;
+  effect: "read" | "write" | null;
+  operationId: string | null;
+  input: { params: Record<string, unknown>; body: unknown } | null;
+}
+
+/**
+ * Writes the API rejected that repeat an earlier successful write exactly (same operation, same
+ * input): a duplicate the API happened to refuse (a stale page version's 409, a removed label's 404) is
+ * still a duplicate mutation. Indices on the trace.
+ */
+export function repeatedWrites(calls: readonly WriteCall[]): number[] {
+  const done = new Set<string>();
+  const repeated: number[] = [];
+  calls.forEach((c, index) => {
+    if (c.effect !== "write" || c.operationId === null || c.input === null) return;
+    const key = `${c.operationId} ${JSON.stringify(c.input)}`;
+    if (c.ok) done.add(key);
+    else if (done.has(key)) repeated.push(index);
+  });
+  return repeated;
 }

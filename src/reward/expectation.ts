@@ -81,7 +81,8 @@ export interface Expectation {
   validate: EntityRef[];
   /**
    * For tasks that cannot be done (level 3): the reason, in words. The reward pays an unchanged end state
-   * with a final answer that declines; any successful write is a collateral change.
+   * with a final answer that declines, after a read of a `validate` record; any successful write is a
+   * collateral change.
    */
   refuse?: string;
   /** Most tool calls allowed. */

@@ -7,7 +7,7 @@
 import { diff, type RecordChange } from "../sandbox/diff.ts";
 import type { Site } from "../sandbox/site.ts";
 import { callViolation, type RejectedCall } from "./call-errors.ts";
-import { type CallEffect, revertedMutations, setterOf, wastedWrites } from "./effects.ts";
+import { type CallEffect, repeatedWrites, revertedMutations, setterOf, wastedWrites } from "./effects.ts";
 import type { Expectation } from "./expectation.ts";
 import { fieldPoints } from "./expectation-rules.ts";
 import { PENALTIES, type ViolationCode } from "./penalties.ts";
@@ -81,16 +81,27 @@ export function score(input: ScoreInput): Score {
   const verdict = judgeState(x, net, input.reference);
   const answered = (input.finalMessage ?? "").trim() !== "";
 
+  const reads = r2(
+    input,
+    counted,
+    effects,
+    verdict.fields.flatMap((f) => (f.recordId ? [{ table: f.table, id: f.recordId }] : [])),
+  );
+  // A refusal is earned by looking: declining without reading what the task names is a guess.
+  const declined =
+    x.refuse !== undefined && net.length === 0 && effects.length === 0 && answered && reads.validated;
   if (x.refuse !== undefined) {
     const unchanged = net.length === 0 && effects.length === 0;
     components.push({
       group: "R1",
-      label: "decline: nothing changed and a final answer",
-      points: unchanged && answered ? x.points.fields : 0,
+      label: "decline: nothing changed, after looking, and a final answer",
+      points: declined ? x.points.fields : 0,
       max: x.points.fields,
-      detail: `${unchanged ? "the site is unchanged" : `${effects.length} successful writes`}; ${answered ? "answered" : "no final answer"} (the task cannot be done: ${x.refuse})`,
+      detail: `${unchanged ? "the site is unchanged" : `${effects.length} successful writes`}; ${reads.validated ? "looked first" : "declined without reading what the task names"}; ${answered ? "answered" : "no final answer"} (the task cannot be done: ${x.refuse})`,
     });
     if (!answered) add("no_final_answer", "The task must be declined with a final answer; there was none.");
+    else if (unchanged && !reads.validated)
+      add("missing_mutation", "Declined without reading what the task names: the refusal is a guess.");
   } else {
     for (const f of verdict.fields) {
       const max = fieldPoints(x, f.key);
@@ -114,14 +125,7 @@ export function score(input: ScoreInput): Score {
       );
     }
   }
-  components.push(
-    ...r2(
-      input,
-      counted,
-      effects,
-      verdict.fields.flatMap((f) => (f.recordId ? [{ table: f.table, id: f.recordId }] : [])),
-    ),
-  );
+  components.push(...reads.components);
 
   for (const call of counted) {
     const v = callViolation(call, knownTools);
@@ -130,6 +134,9 @@ export function score(input: ScoreInput): Score {
   if (calls.length > x.budget)
     add("budget_exceeded", `${calls.length} tool calls, over the budget of ${x.budget}.`);
   for (const d of verdict.duplicates) add("duplicate_mutation", `Duplicate: ${d.message}.`);
+  // A repeat the API refused with a 400 is already labelled above; other refusals (409, 404) are not.
+  for (const i of repeatedWrites(counted).filter((i) => !callViolation(counted[i]!, knownTools)))
+    add("duplicate_mutation", `Call ${i + 1} (${counted[i]!.name}) repeats an earlier successful write.`);
   for (const c of verdict.collateral)
     add("collateral_change", `Change the task did not ask for: ${c.message}.`);
   for (const w of wastedWrites(effects))
@@ -137,10 +144,7 @@ export function score(input: ScoreInput): Score {
   const reverts = revertedMutations(x, effects, net);
   for (const r of reverts) add("reverted_mutation", `Made and reverted: ${r.message}.`);
 
-  const passed =
-    x.refuse !== undefined
-      ? net.length === 0 && effects.length === 0 && answered
-      : verdict.passed && reverts.length === 0;
+  const passed = x.refuse !== undefined ? declined : verdict.passed && reverts.length === 0;
   const gained = components.reduce((sum, c) => sum + c.points, 0);
   const lost = violations.reduce((sum, v) => sum + v.penalty, 0);
   const paperReward = round(Math.min(1, Math.max(0, gained - lost)));
@@ -158,13 +162,15 @@ export function score(input: ScoreInput): Score {
   return { ...result, explanation: explain(result) };
 }
 
+const VALIDATE = "validate before mutating";
+
 /** R2: validate before the first successful write, verify after the last (only when one happened; a refusal's reads validate). */
 function r2(
   input: ScoreInput,
   calls: readonly ScoredCall[],
   effects: readonly CallEffect[],
   mutated: { table: Parameters<Site["get"]>[0]; id: string }[],
-): Component[] {
+): { components: Component[]; validated: boolean } {
   const x = input.expectation;
   const refusal = x.refuse !== undefined;
   const first = effects[0]?.index ?? (refusal ? calls.length : -1);
@@ -175,14 +181,17 @@ function r2(
       .slice(Math.max(0, from), Math.max(0, to))
       .some((c) => c.ok && c.effect === "read" && readIsAbout(c, ids));
   const validateIds = x.validate.flatMap((ref) => identities(input.initial, ref));
-  const mutatedIds = mutated.flatMap((ref) => identities(input.final, ref));
+  // A deleted record is known by its ids on the initial site (a removed label: its page).
+  const mutatedIds = mutated.flatMap((ref) =>
+    identities(input.final.get(ref.table, ref.id) ? input.final : input.initial, ref),
+  );
   const validated = first >= 0 && reads(0, first, validateIds);
   const verified = refusal ? validated : effects.length > 0 && reads(last + 1, calls.length, mutatedIds);
   const names = x.validate.map((r) => `${r.table} ${r.id}`).join(" or ");
-  return [
+  const components: Component[] = [
     {
       group: "R2",
-      label: "validate before mutating",
+      label: VALIDATE,
       points: validated ? x.points.validate : 0,
       max: x.points.validate,
       detail: `${validated ? "read" : "did not read"} ${names || "a target record"} before the first write`,
@@ -195,6 +204,7 @@ function r2(
       detail: `${verified ? "read" : "did not read"} a changed record after the last write`,
     },
   ];
+  return { components, validated };
 }
 
 const round = (n: number) => Math.round(n * 1e6) / 1e6;

@@ -2,7 +2,12 @@
  * defineScenario: one task family, declared in one file. A scenario generates tasks from a seed (prompt
  * paraphrases, entities drawn from the site, distractors), declares each task's Expectation (the end
  * state it asks for; the reward engine derives every check from it), and carries a reference solution
- * that must score exactly 1.0.
+ * that must score exactly 1.0, and its solutions through the alias tool sets (alias-solution.ts), all in
+ * its folder.
+ *
+ * `defineScenario<E>` returns a `Scenario<E>` (typed expected values for the folder's own code and
+ * tests); every member that takes `E` is a method, so it is bivariant in `E` and a `Scenario<E>` is a
+ * `Scenario` as the registry lists it, with no cast. Keep new members that take `E` as methods.
  */
 
 import type { Expectation } from "../reward/expectation.ts";
@@ -10,6 +15,7 @@ import { checkExpectation } from "../reward/expectation-rules.ts";
 import type { Random } from "../sandbox/random.ts";
 import type { Site } from "../sandbox/site.ts";
 import type { ToolCallRequest, ToolCallResult } from "../tools/tool-call-result.ts";
+import type { AliasSolutions } from "./alias-solution.ts";
 
 export type Split = "eval" | "train";
 
@@ -25,6 +31,8 @@ export interface GenerateContext {
   random: Random;
   level: Level;
   split: Split;
+  /** The task's index in its split (a generator may cycle variants by it, e.g. within a level). */
+  index: number;
 }
 
 /** What a generator returns: the user prompt and the values the reward checks against. */
@@ -53,6 +61,12 @@ export interface ScenarioSpec<E> {
   description: string;
   /** Tool names (default catalogue) the agent is offered. */
   tools: string[];
+  /**
+   * Reads some of its tasks cannot be solved without (a level-3 hop through a remote link, a lookup by
+   * label): groups of alternative operationIds, each needing at least one tool in a tool set that is to
+   * cover the family (see tools/aliases/tool-sets.ts).
+   */
+  lookups?: readonly (readonly string[])[];
   /** The levels this family generates (default [1, 2]); eval splits spread their 12 tasks over them. */
   levels?: readonly Level[];
   /** Task-introduced names (titles, summaries, labels) differ between splits: these pools are disjoint. */
@@ -68,6 +82,11 @@ export interface ScenarioSpec<E> {
    */
   introduces(expected: E): string[];
   reference(task: Task<E>): ReferenceSolution;
+  /**
+   * Its solutions through the alias tool sets (its folder's `alias-solutions.ts`), one for each set that
+   * covers it; a test checks they exist exactly for the sets whose tools can run what it needs.
+   */
+  aliasSolutions?: AliasSolutions<E>;
 }
 
 export interface Scenario<E = unknown> extends ScenarioSpec<E> {}

@@ -1,21 +1,43 @@
 /**
  * The scenario registry. Registering a scenario is one line here; a test checks every scenario folder is
- * registered and that ids are unique.
+ * registered and that ids are unique. HELD_OUT names the families kept out of training (see
+ * docs/held-out-families.md): the training configs and `export --scenario in-family` leave them out, and
+ * eval / compare report their mean apart from the in-family mean.
  */
-import { ScenarioNotFoundError } from "../errors.ts";
+import { ScenarioNotFoundError, UsageError } from "../errors.ts";
+import confluenceLabelCleanup from "./confluence-label-cleanup/scenario.ts";
 import confluencePageCreate from "./confluence-page-create/scenario.ts";
 import confluencePageLabel from "./confluence-page-label/scenario.ts";
+import confluencePageTree from "./confluence-page-tree/scenario.ts";
+import confluencePageUpdate from "./confluence-page-update/scenario.ts";
 import crossProductPageLink from "./cross-product-page-link/scenario.ts";
+import crossProductStatusReport from "./cross-product-status-report/scenario.ts";
 import type { Scenario } from "./define-scenario.ts";
+import jiraAssign from "./jira-assign/scenario.ts";
+import jiraBulkTransition from "./jira-bulk-transition/scenario.ts";
+import jiraComment from "./jira-comment/scenario.ts";
+import jiraCreateIssue from "./jira-create-issue/scenario.ts";
+import jiraEditFields from "./jira-edit-fields/scenario.ts";
+import jiraLinkIssues from "./jira-link-issues/scenario.ts";
 import jiraSubtaskCreate from "./jira-subtask-create/scenario.ts";
 import jiraTransition from "./jira-transition/scenario.ts";
 
 export const SCENARIOS: readonly Scenario[] = [
-  jiraTransition as Scenario,
-  jiraSubtaskCreate as Scenario,
-  confluencePageCreate as Scenario,
-  confluencePageLabel as Scenario,
-  crossProductPageLink as Scenario,
+  jiraTransition,
+  jiraSubtaskCreate,
+  confluencePageCreate,
+  confluencePageLabel,
+  crossProductPageLink,
+  confluencePageUpdate,
+  confluencePageTree,
+  confluenceLabelCleanup,
+  crossProductStatusReport,
+  jiraAssign,
+  jiraComment,
+  jiraLinkIssues,
+  jiraEditFields,
+  jiraBulkTransition,
+  jiraCreateIssue,
 ];
 
 export function findScenario(id: string): Scenario {
@@ -26,4 +48,35 @@ export function findScenario(id: string): Scenario {
       SCENARIOS.map((s) => s.id),
     );
   return scenario;
+}
+
+/**
+ * Families never trained on, to measure generalisation to unseen task families: one Confluence family
+ * whose skills (page ids, parents, order) compose in-family ones, and one cross-product family that asks
+ * for a new output form (a rich-text table of a JQL search).
+ */
+export const HELD_OUT: readonly string[] = [
+  "jira-link-issues-v1",
+  "confluence-page-tree-v1",
+  "cross-product-status-report-v1",
+];
+
+export const isHeldOut = (id: string): boolean => HELD_OUT.includes(id);
+
+/** Names of scenario sets a command accepts besides ids: every family, the trained ones, the held-out ones. */
+export const SCENARIO_SETS = ["all", "in-family", "heldout"] as const;
+
+/** The scenarios a `--scenarios` value names: a set name (SCENARIO_SETS) or comma-separated ids. */
+export function selectScenarios(spec: string): Scenario[] {
+  const value = spec.trim();
+  if (value === "all") return [...SCENARIOS];
+  if (value === "in-family") return SCENARIOS.filter((s) => !isHeldOut(s.id));
+  if (value === "heldout") return SCENARIOS.filter((s) => isHeldOut(s.id));
+  const ids = value
+    .split(",")
+    .map((id) => id.trim())
+    .filter(Boolean);
+  if (ids.length === 0)
+    throw new UsageError(`No scenario named in '${spec}' (or use ${SCENARIO_SETS.join(", ")})`);
+  return ids.map(findScenario);
 }

@@ -8,6 +8,7 @@ import { z } from "zod";
 import { openingMessages } from "../agent/system-prompt.ts";
 import { createEpisode } from "../env/episode.ts";
 import { taskTools } from "../env/offered-tools.ts";
+import { isHeldOut } from "../scenarios/index.ts";
 import { EVAL_TASKS } from "../scenarios/tasks.ts";
 import { toFunctionTool } from "../tools/define-tool.ts";
 import { VERSION } from "../version.ts";
@@ -48,6 +49,8 @@ export function createEnvApp({ sessions, tasks = createTaskSource(), token }: En
       tasks.scenarios.map((s) => ({
         id: s.id,
         description: s.description,
+        levels: s.levels ?? [1, 2],
+        held_out: isHeldOut(s.id),
         splits: { eval: EVAL_TASKS, train: null },
       })),
     ),

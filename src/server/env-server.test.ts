@@ -33,6 +33,10 @@ describe("env server catalogue", () => {
     expect(scenarios).toContainEqual(
       expect.objectContaining({ id: "jira-transition-v1", splits: { eval: 12, train: null } }),
     );
+    expect(scenarios).toContainEqual(
+      expect.objectContaining({ id: "confluence-page-tree-v1", levels: [1, 2, 3], held_out: true }),
+    );
+    expect(scenarios).toContainEqual(expect.objectContaining({ id: "jira-assign-v1", held_out: false }));
     const tools = (await api(url, "GET", "/v1/scenarios/jira-transition-v1/tools")).body.tools;
     expect(tools.map((t: { function: { name: string } }) => t.function.name)).toEqual(
       findScenario("jira-transition-v1").tools,

@@ -16,9 +16,9 @@ type Schema = {
 describe("default tool catalogue", () => {
   const tools = defaultTools();
 
-  it("offers the 22 default tools, each bound to an operation, in OpenAI function form", () => {
+  it("offers the 28 default tools, each bound to an operation, in OpenAI function form", () => {
     expect([...tools.keys()]).toEqual(DEFAULT_TOOL_SPECS.map((s) => s.name));
-    expect(tools.size).toBe(22);
+    expect(tools.size).toBe(28);
     for (const tool of tools.values()) {
       const fn = toFunctionTool(tool);
       expect(fn.type).toBe("function");
@@ -99,5 +99,22 @@ describe("default tool catalogue", () => {
     expect(rejected).toMatchObject({ ok: false, errorType: "api_error", status: 400 });
     expect(rejected.observation).toMatch(/^Error 400: /);
     expect(site.hash()).toBe(before);
+  });
+
+  it("finds labelled pages with CQL and removes a label from one page only", () => {
+    const site = createSite({ seed: 1 });
+    const labelled = [...site.values("pageLabels")].filter((l) => l.name === "runbook");
+    expect(labelled.length).toBeGreaterThan(1);
+    const run = (name: string, args: Record<string, unknown>) =>
+      executeToolCall(site, tools, { name, arguments: args }, ctx);
+    const found = run("confluence_search_cql", { cql: 'type=page AND label="runbook"', limit: 100 });
+    expect(found).toMatchObject({ ok: true, operationId: "searchByCQL", effect: "read" });
+    expect((found.body as { totalSize: number }).totalSize).toBe(labelled.length);
+    const removed = run("confluence_remove_page_label", { id: labelled[0]!.pageId, name: "runbook" });
+    expect(removed).toMatchObject({ ok: true, status: 204, effect: "write" });
+    const left = [...site.values("pageLabels")].filter((l) => l.name === "runbook");
+    expect(left.map((l) => l.pageId)).toEqual(labelled.slice(1).map((l) => l.pageId));
+    const again = run("confluence_remove_page_label", { id: labelled[0]!.pageId, name: "runbook" });
+    expect(again).toMatchObject({ ok: false, status: 404 });
   });
 });

@@ -39,6 +39,11 @@ export const DEFAULT_TOOL_SPECS: readonly ToolSpec[] = [
   },
   { name: "jira_get_project", operationId: "getProject" },
   {
+    name: "jira_search_projects",
+    operationId: "searchProjects",
+    hint: "Filter by `query` (text in the key or name); expand=['lead'] adds each project's lead.",
+  },
+  {
     name: "jira_get_issue_types",
     operationId: "getCreateIssueMetaIssueTypes",
     hint: "Issue type ids are specific to each project.",
@@ -57,7 +62,22 @@ export const DEFAULT_TOOL_SPECS: readonly ToolSpec[] = [
   {
     name: "jira_add_comment",
     operationId: "addComment",
-    hint: "body is an Atlassian Document: {type:'doc', version:1, content:[{type:'paragraph', content:[{type:'text', text:'...'}]}]}.",
+    hint: "body is an Atlassian Document: {type:'doc', version:1, content:[{type:'paragraph', content:[{type:'text', text:'...'}]}]}. Mention a user with an inline node {type:'mention', attrs:{id:'<accountId>'}}.",
+  },
+  {
+    name: "jira_get_comments",
+    operationId: "getComments",
+    hint: "Comments of one issue, oldest first.",
+  },
+  {
+    name: "jira_get_issue_link_types",
+    operationId: "getIssueLinkTypes",
+    hint: "Each type has a name (e.g. 'Blocks') and two phrasings: outward ('blocks') and inward ('is blocked by').",
+  },
+  {
+    name: "jira_link_issues",
+    operationId: "linkIssues",
+    hint: "type.name comes from jira_get_issue_link_types. For 'A blocks B': inwardIssue = A, outwardIssue = B (inwardIssue takes the outward phrasing).",
   },
   {
     name: "jira_create_remote_link",
@@ -97,6 +117,16 @@ export const DEFAULT_TOOL_SPECS: readonly ToolSpec[] = [
     operationId: "addLabelsToContent",
     bodyArg: "labels",
     hint: "labels = [{prefix:'global', name:'lowercase-no-spaces'}]; existing labels are kept.",
+  },
+  {
+    name: "confluence_remove_page_label",
+    operationId: "removeLabelFromContentUsingQueryParameter",
+    hint: "id is the numeric page id; name is the label to remove, e.g. 'runbook'. Removes it from that page only.",
+  },
+  {
+    name: "confluence_search_cql",
+    operationId: "searchByCQL",
+    hint: "E.g. cql='type=page AND space=ENG AND label=\"runbook\"'. Results are paged: pass `start` (or the cursor of _links.next) for more.",
   },
 ];
 

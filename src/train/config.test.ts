@@ -3,7 +3,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { UsageError } from "../errors.ts";
-import { SCENARIOS } from "../scenarios/index.ts";
+import { HELD_OUT, SCENARIOS } from "../scenarios/index.ts";
 import { loadTrainConfig, parseTrainConfig } from "./config.ts";
 
 const KNOWN = ["jira-transition-v1", "jira-subtask-create-v1"];
@@ -93,11 +93,20 @@ describe("training config", () => {
     expect(loadTrainConfig(join(dir, "ok.yaml"), KNOWN).model).toBe("m");
   });
 
+  it("refuses to train on a held-out family", () => {
+    const text = "model: m\nscenarios: [jira-transition-v1, jira-subtask-create-v1]\n";
+    expect(parseTrainConfig(text, "c.yaml", KNOWN, ["jira-transition-v1"].slice(1)).model).toBe("m");
+    expect(() => parseTrainConfig(text, "c.yaml", KNOWN, ["jira-subtask-create-v1"])).toThrow(
+      /"jira-subtask-create-v1" is a held-out family/,
+    );
+  });
+
   it("accepts every recipe shipped in configs/", () => {
     const dir = new URL("../../configs/", import.meta.url);
     const files = readdirSync(dir).filter((f) => f.endsWith(".yaml"));
     expect(files.length).toBeGreaterThan(0);
     const ids = SCENARIOS.map((s) => s.id);
-    for (const file of files) expect(loadTrainConfig(new URL(file, dir).pathname, ids).model).toMatch(/\S/);
+    for (const file of files)
+      expect(loadTrainConfig(new URL(file, dir).pathname, ids, HELD_OUT).model).toMatch(/\S/);
   });
 });

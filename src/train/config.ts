@@ -113,6 +113,8 @@ export function parseTrainConfig(
   text: string,
   source: string,
   knownScenarios?: readonly string[],
+  /** Held-out families: a config that trains on one is refused. */
+  heldOut: readonly string[] = [],
 ): TrainConfig {
   let raw: unknown;
   try {
@@ -132,17 +134,27 @@ export function parseTrainConfig(
       if (typeof id === "string" && !knownScenarios.includes(id))
         problems.push(`  scenarios: unknown scenario "${id}" (known: ${knownScenarios.join(", ")})`);
   }
+  if (Array.isArray(scenarios))
+    for (const id of scenarios)
+      if (heldOut.includes(id))
+        problems.push(
+          `  scenarios: "${id}" is a held-out family (never trained on, so that eval can measure generalisation to it)`,
+        );
   if (problems.length > 0 || !parsed.success)
     throw new UsageError(`${source}: invalid training config:\n${problems.join("\n")}`);
   return parsed.data;
 }
 
-export function loadTrainConfig(path: string, knownScenarios?: readonly string[]): TrainConfig {
+export function loadTrainConfig(
+  path: string,
+  knownScenarios?: readonly string[],
+  heldOut: readonly string[] = [],
+): TrainConfig {
   let text: string;
   try {
     text = readFileSync(path, "utf8");
   } catch (error) {
     throw new UsageError(`Cannot read config ${path}: ${(error as NodeJS.ErrnoException).code ?? error}`);
   }
-  return parseTrainConfig(text, path, knownScenarios);
+  return parseTrainConfig(text, path, knownScenarios, heldOut);
 }

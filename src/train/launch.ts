@@ -12,7 +12,7 @@ import { existsSync } from "node:fs";
 import { delimiter, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { UsageError } from "../errors.ts";
-import { SCENARIOS } from "../scenarios/index.ts";
+import { HELD_OUT, SCENARIOS } from "../scenarios/index.ts";
 import { loadTrainConfig } from "./config.ts";
 import { startEnvServerProcess } from "./env-server-process.ts";
 import { TRAINING_LOG } from "./training-log.ts";
@@ -46,6 +46,7 @@ export async function launchTraining(options: LaunchOptions): Promise<number> {
   const config = loadTrainConfig(
     configPath,
     SCENARIOS.map((s) => s.id),
+    HELD_OUT,
   );
   const python = options.python ?? defaultPython();
   const server = await startEnvServerProcess({ log });

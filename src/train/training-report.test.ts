@@ -2,8 +2,9 @@ import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
+import { renderSvg } from "../report-kit/vega-svg.ts";
 import { parseTrainingLog, readTrainingLog, summarize } from "./training-log.ts";
-import { fitDomain, metricSpec, renderSvg, trainingReportHtml } from "./training-report.ts";
+import { fitDomain, metricSpec, trainingReportHtml } from "./training-report.ts";
 
 const step = (s: number, mean: number | null, extra: Record<string, unknown> = {}) =>
   JSON.stringify({

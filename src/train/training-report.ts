@@ -2,16 +2,16 @@
  * The training-dynamics report (`atlas-gym report training <dir>`), like the paper's training figure:
  * mean reward per step inside the band of its groups' min and max, the share of zero-variance groups
  * (no GRPO signal), and KL, tool calls and completion length when logged. Charts are Vega-Lite specs
- * rendered to SVG without a browser and inlined, so the HTML file makes no requests.
+ * rendered to SVG without a browser (src/report-kit/) and inlined, so the HTML file makes no requests.
  */
 
 import { writeFileSync } from "node:fs";
 import { basename, join, resolve } from "node:path";
-import * as vega from "vega";
-import { compile, type TopLevelSpec } from "vega-lite";
+import type { TopLevelSpec } from "vega-lite";
+import { esc } from "../report-kit/escape-html.ts";
+import { renderSvg, VEGA_LITE_SCHEMA } from "../report-kit/vega-svg.ts";
 import { readTrainingLog, summarize, type TrainingStep } from "./training-log.ts";
 
-const SCHEMA = "https://vega.github.io/schema/vega-lite/v6.json";
 const WIDTH = 640;
 
 type Field = keyof TrainingStep & string;
@@ -48,7 +48,7 @@ export function rewardSpec(steps: readonly TrainingStep[]): TopLevelSpec {
     });
   }
   return {
-    $schema: SCHEMA,
+    $schema: VEGA_LITE_SCHEMA,
     title: {
       text: "Mean reward per step (line) within the group min–max band",
       subtitle: has(steps, "rolling_mean_reward") ? "dashed: rolling mean used for early stopping" : "",
@@ -84,7 +84,7 @@ export function metricSpec(
   const values = steps.map((s) => s[field]).filter((v): v is number => typeof v === "number");
   const domain = fixed ?? fitDomain(values);
   return {
-    $schema: SCHEMA,
+    $schema: VEGA_LITE_SCHEMA,
     title,
     width: WIDTH,
     height: 160,
@@ -110,20 +110,6 @@ export function metricSpec(
   } as TopLevelSpec;
 }
 
-export async function renderSvg(spec: TopLevelSpec): Promise<string> {
-  const view = new vega.View(vega.parse(compile(spec).spec), { renderer: "none" });
-  try {
-    return await view.toSVG();
-  } finally {
-    view.finalize();
-  }
-}
-
-const esc = (value: unknown) =>
-  String(value).replace(
-    /[&<>"']/g,
-    (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" })[c]!,
-  );
 const num = (value: number | null, digits = 3) => (value === null ? "–" : value.toFixed(digits));
 
 /** The whole report page for a run directory's log. */

@@ -5,10 +5,10 @@
  * descriptions live in policy-names.ts.
  */
 
-import { DEFAULT_BASE_URL, type Episode } from "../../env/episode.ts";
+import type { Episode } from "../../env/episode.ts";
 import { callViolation } from "../../reward/call-errors.ts";
 import type { ViolationCode } from "../../reward/score.ts";
-import { AGENT_ACCOUNT_ID } from "../../sandbox/fixtures/default-site.ts";
+import { AGENT_ACCOUNT_ID, DEFAULT_BASE_URL } from "../../sandbox/fixtures/default-site.ts";
 import type { Random } from "../../sandbox/random.ts";
 import { allToolNames } from "../../tools/aliases/tool-sets.ts";
 import { defaultTools } from "../../tools/catalogue.ts";
@@ -130,7 +130,12 @@ export function findPolicy(name: string): ScriptedPolicy {
  * the missing field (else the first whose removal gives any 400).
  */
 function dropField(call: ToolCallRequest, episode: Episode): ToolCallRequest {
-  const leaves = leafPaths(call.arguments, []).sort((a, b) => Number(b.length > 1) - Number(a.length > 1));
+  // Leaves first (nested ones before top-level), then whole objects: a reference such as
+  // linkIssues' `inwardIssue: {key}` is required as an object, and an emptied one is a 404, not a 400.
+  const leaves = [
+    ...leafPaths(call.arguments, []).sort((a, b) => Number(b.length > 1) - Number(a.length > 1)),
+    ...objectPaths(call.arguments, []),
+  ];
   const ctx = { baseUrl: DEFAULT_BASE_URL, accountId: AGENT_ACCOUNT_ID };
   let fallback: ToolCallRequest | undefined;
   for (const path of leaves) {
@@ -148,6 +153,15 @@ function dropField(call: ToolCallRequest, episode: Episode): ToolCallRequest {
 function leafPaths(value: unknown, path: string[]): string[][] {
   if (value === null || typeof value !== "object") return path.length > 0 ? [path] : [];
   return Object.entries(value as Record<string, unknown>).flatMap(([k, v]) => leafPaths(v, [...path, k]));
+}
+
+function objectPaths(value: unknown, path: string[]): string[][] {
+  if (value === null || typeof value !== "object" || Array.isArray(value)) return [];
+  const own = path.length > 0 ? [path] : [];
+  return [
+    ...own,
+    ...Object.entries(value as Record<string, unknown>).flatMap(([k, v]) => objectPaths(v, [...path, k])),
+  ];
 }
 
 function deletePath(target: Record<string, unknown>, path: string[]): boolean {

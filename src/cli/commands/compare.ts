@@ -44,7 +44,8 @@ export function registerCompare(program: Command): void {
       const { join } = await import("node:path");
       const { compareRuns, loadRun } = await import("../../eval/compare.ts");
       const { compareMarkdown, compareText } = await import("../../eval/compare-report.ts");
-      const comparison = compareRuns(loadRun(dirA), loadRun(dirB), flags);
+      const { HELD_OUT } = await import("../../scenarios/index.ts");
+      const comparison = compareRuns(loadRun(dirA), loadRun(dirB), flags, HELD_OUT);
       const out = flags.out ?? dirB;
       mkdirSync(out, { recursive: true });
       writeFileSync(join(out, "compare.json"), `${JSON.stringify(comparison, null, 2)}\n`);

@@ -9,7 +9,9 @@ import type { Command } from "commander";
 export function registerDocs(program: Command): void {
   program
     .command("docs")
-    .description("Refresh the generated tables (operations, scenarios) in README.md and docs/")
+    .description(
+      "Refresh the generated tables (operations, scenarios, tool-set coverage) in README.md and docs/",
+    )
     .option("--check", "only report stale files; exit 1 when any is stale")
     .option("--root <dir>", "repository root", process.cwd())
     .action(async (opts: { check?: boolean; root: string }) => {

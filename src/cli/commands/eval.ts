@@ -55,19 +55,13 @@ function parseJsonObject(value: string): Record<string, unknown> {
 function resolveConfig(
   flags: EvalFlags,
   command: Command,
-  defaults: { model: string; scenarios: string[] },
+  defaults: { model: string; select: (spec: string) => string[] },
   saved: EvalConfig | undefined,
 ): EvalConfigInput {
   const given = (name: string) => command.getOptionValueSource(name) === "cli";
   const pick = <T>(name: string, value: T, fromSaved: T | undefined): T =>
     saved && !given(name) ? (fromSaved as T) : value;
-  const scenarios =
-    flags.scenarios === "all"
-      ? defaults.scenarios
-      : flags.scenarios
-          .split(",")
-          .map((s) => s.trim())
-          .filter(Boolean);
+  const scenarios = defaults.select(flags.scenarios);
   const provider = {
     temperature: pick("temperature", flags.temperature, saved?.provider.temperature),
     topP: pick("topP", flags.topP, saved?.provider.topP),
@@ -114,7 +108,11 @@ export function registerEval(program: Command): void {
       "--model <spec>",
       "openai:<base-url>#<model> | raw:<base-url>#<model> | local:<gguf path or hf:repo/file> | policy:<name> (default: local Qwen3-1.7B GGUF)",
     )
-    .option("--scenarios <ids>", "'all' or comma-separated scenario ids", "all")
+    .option(
+      "--scenarios <ids>",
+      "comma-separated scenario ids, or 'all', 'in-family' (trained families) or 'heldout' (held-out families)",
+      "all",
+    )
     .addOption(new Option("--split <split>", "task split").choices(["eval", "train"]).default("eval"))
     .option(
       "--n <n>",
@@ -163,7 +161,7 @@ export function registerEval(program: Command): void {
       `\nScripted policies (--model policy:<name>), deterministic baselines for checking rewards:\n${scriptedPolicyHelp()}\n\nExit status: 0 when every episode was scored; 3 when some ended in a provider error (rerun them with --resume); 1 on bad input or an unreachable model server.`,
     )
     .action(async (flags: EvalFlags, command: Command) => {
-      const { SCENARIOS } = await import("../../scenarios/index.ts");
+      const { selectScenarios } = await import("../../scenarios/index.ts");
       const { DEFAULT_MODEL_SPEC } = await import("../../agent/providers/index.ts");
       const { defaultRunDir, readRunConfig, runFiles } = await import("../../eval/run-dir.ts");
       const { evaluate, providerErrors } = await import("../../eval/evaluate.ts");
@@ -172,7 +170,8 @@ export function registerEval(program: Command): void {
 
       const dir = flags.out ?? defaultRunDir(flags.model ?? DEFAULT_MODEL_SPEC);
       const saved = flags.resume ? readRunConfig(dir) : undefined;
-      const defaults = { model: DEFAULT_MODEL_SPEC, scenarios: SCENARIOS.map((s) => s.id) };
+      const select = (spec: string) => selectScenarios(spec).map((s) => s.id);
+      const defaults = { model: DEFAULT_MODEL_SPEC, select };
       const config = resolveConfig(flags, command, defaults, saved);
 
       const controller = new AbortController();

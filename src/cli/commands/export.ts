@@ -33,7 +33,11 @@ export function registerExport(program: Command): void {
       parseIntegerOption("--n", 1, 1_000_000),
     )
     .option("--start <i>", "index of the first task", parseIntegerOption("--start", 0, 1_000_000_000), 0)
-    .option("--scenario <ids>", "comma-separated scenario ids, or 'all'", "all")
+    .option(
+      "--scenario <ids>",
+      "comma-separated scenario ids, or 'in-family' (the trained families, default), 'heldout' or 'all'",
+      "in-family",
+    )
     .requiredOption("--out <path>", "file to write (.jsonl for trl, .parquet for verl)")
     .option(
       "--env-url <url>",
@@ -53,12 +57,9 @@ export function registerExport(program: Command): void {
     .action(async (options: ExportCliOptions) => {
       if (!/^https?:\/\/[^/\s]+/.test(options.envUrl))
         throw new UsageError(`--env-url must look like http://10.0.0.5:4010, got "${options.envUrl}"`);
-      const { SCENARIOS, findScenario } = await import("../../scenarios/index.ts");
+      const { selectScenarios } = await import("../../scenarios/index.ts");
       const { exportRows, writeDataset, writeVerlAgentLoopConfig } = await import("../../train/export.ts");
-      const scenarios =
-        options.scenario === "all"
-          ? SCENARIOS
-          : options.scenario.split(",").map((id) => findScenario(id.trim()));
+      const scenarios = selectScenarios(options.scenario);
       const rows = exportRows({ scenarios, split: options.split, n: options.n, start: options.start });
       writeDataset(options.format, rows, options.out);
       console.log(

@@ -62,6 +62,11 @@ function validateNode(node: unknown, path: string, level: "block" | "inline" | "
     for (const mark of n.marks ?? [])
       if (!MARKS.has(mark?.type)) return `Invalid ADF: ${path} has unknown mark '${mark?.type}'.`;
   }
+  if (n.type === "mention") {
+    const id = n.attrs?.id;
+    if (typeof id !== "string" || id.trim() === "")
+      return `Invalid ADF: ${path} mention needs attrs.id (the accountId of the user mentioned).`;
+  }
   if (n.type === "heading") {
     const level = n.attrs?.level;
     if (typeof level !== "number" || level < 1 || level > 6)

@@ -23,6 +23,7 @@ import type { Random } from "../../sandbox/random.ts";
 import type { Site } from "../../sandbox/site.ts";
 import { call, defineScenario } from "../define-scenario.ts";
 import { paraphrase } from "../prompts.ts";
+import { aliasSolutions } from "./alias-solutions.ts";
 import { pageBodies, pageTitles, phraseOf } from "./pools.ts";
 
 export interface PageCreateExpected {
@@ -135,6 +136,7 @@ export default defineScenario<PageCreateExpected>({
     yield call("confluence_get_page", { id, "body-format": "storage" });
     return `Created "${e.title}" (page ${id}) under "${e.parentTitle}" in ${space.key}.`;
   },
+  aliasSolutions,
 });
 
 const firstWord = (title: string) => title.split(" ")[0]!.toLowerCase();

@@ -23,6 +23,7 @@ import type { Random } from "../../sandbox/random.ts";
 import type { Site } from "../../sandbox/site.ts";
 import { call, defineScenario } from "../define-scenario.ts";
 import { paraphrase } from "../prompts.ts";
+import { aliasSolutions } from "./alias-solutions.ts";
 import { newLabels } from "./pools.ts";
 
 export interface LabelExpected {
@@ -128,6 +129,7 @@ export default defineScenario<LabelExpected>({
     const note = skipped.length > 0 ? ` (${skipped.join(", ")} was already there)` : "";
     return `Added ${missing.join(", ")} to "${e.title}"${note}.`;
   },
+  aliasSolutions,
 });
 
 /** `"a" and "b"` / `"a", "b" and "c"`. */

@@ -37,6 +37,7 @@ import { PAGE_ID_START } from "../../sandbox/confluence/store.ts";
 import { escapeXml } from "../../sandbox/fixtures/text.ts";
 import { call, defineScenario } from "../define-scenario.ts";
 import { paraphrase } from "../prompts.ts";
+import { aliasSolutions } from "./alias-solutions.ts";
 import { pageUrls } from "./page-urls.ts";
 import { addTwinIssue, addTwinPage, pickIssue, pickParent } from "./picks.ts";
 
@@ -203,4 +204,5 @@ export default defineScenario<PageLinkExpected>({
     yield call("jira_get_remote_links", { issueIdOrKey: key });
     return `Created the page "${title}" (id ${page.id}) and linked it from ${key}.`;
   },
+  aliasSolutions,
 });

@@ -23,7 +23,9 @@ import { insertIssue, projectIssueTypes } from "../../sandbox/jira/store.ts";
 import type { Random } from "../../sandbox/random.ts";
 import type { Site } from "../../sandbox/site.ts";
 import { call, defineScenario } from "../define-scenario.ts";
+import { NAMESAKES } from "../jira-picks.ts";
 import { paraphrase } from "../prompts.ts";
+import { aliasSolutions } from "./alias-solutions.ts";
 import { subtaskSummaries } from "./pools.ts";
 
 export interface SubtaskExpected {
@@ -52,9 +54,6 @@ const PROMPTS = [
   'Add a child sub-task to {parent}: summary "{summary}", assignee {assignee}, priority {priority}.',
   'We need a new sub-task on {parent}. Title it "{summary}", make {assignee} the assignee and mark it {priority}.',
 ];
-
-/** Namesake pairs in the fixture's people pool; level 2 always assigns one of them. */
-const NAMESAKES = ["Alex Chen", "Alexa Chen", "Sam Rivera", "Samantha Rivera", "Jordan Lee", "Jordan Leigh"];
 
 export default defineScenario<SubtaskExpected>({
   id: "jira-subtask-create-v1",
@@ -170,6 +169,7 @@ export default defineScenario<SubtaskExpected>({
     });
     return `Created ${key} under ${parentKey}: "${e.summary}", assigned to ${e.assigneeName}, priority ${e.priorityName}.`;
   },
+  aliasSolutions,
 });
 
 const prefix = (s: string) => s.split(" ").slice(0, 2).join(" ");
@@ -199,6 +199,7 @@ function pickAssignee(site: Site, random: Random, project: Project, level: numbe
   const people = [...site.values("users")].filter(
     (u) => u.active && u.accountId !== project.leadAccountId && u.accountId !== AGENT_ACCOUNT_ID,
   );
-  const namesakes = people.filter((u) => NAMESAKES.includes(u.displayName));
+  // Level 2 always assigns one of a namesake pair.
+  const namesakes = people.filter((u) => (NAMESAKES as readonly string[]).includes(u.displayName));
   return random.pick(level === 2 || random.next() < 0.5 ? namesakes : people);
 }

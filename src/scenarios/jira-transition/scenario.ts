@@ -23,6 +23,7 @@ import type { Random } from "../../sandbox/random.ts";
 import type { Site } from "../../sandbox/site.ts";
 import { call, defineScenario } from "../define-scenario.ts";
 import { paraphrase } from "../prompts.ts";
+import { aliasSolutions } from "./alias-solutions.ts";
 
 export interface TransitionExpected {
   issueKey: string;
@@ -127,6 +128,7 @@ export default defineScenario<TransitionExpected>({
     yield call("jira_get_issue", { issueIdOrKey: key, fields: ["status", "resolution"] });
     return `${key} is now ${e.targetStatus}.`;
   },
+  aliasSolutions,
 });
 
 /** Level 1: any issue; level 2: an issue whose summary has a look-alike in its project. */

@@ -10,11 +10,10 @@
 import { randomUUID } from "node:crypto";
 import { WebStandardStreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js";
 import { isInitializeRequest } from "@modelcontextprotocol/sdk/types.js";
-import { DEFAULT_BASE_URL } from "../../env/episode.ts";
 import { AtlasGymError } from "../../errors.ts";
 import { checkBearer } from "../../http/bearer.ts";
 import { MAX_BODY_BYTES, readBodyText } from "../../http/read-body.ts";
-import { createSite } from "../../sandbox/fixtures/default-site.ts";
+import { createSite, DEFAULT_BASE_URL } from "../../sandbox/fixtures/default-site.ts";
 import type { Site } from "../../sandbox/site.ts";
 import { isToolSetName, TOOL_SET_NAMES } from "../../tools/aliases/tool-sets.ts";
 import { callTool } from "../session-calls.ts";

@@ -61,8 +61,8 @@ export interface OperationNeeds {
 export function missingOperations(tools: ReadonlyMap<string, Tool>, needs: OperationNeeds): string[] {
   const have = new Set([...tools.values()].map((t) => t.operation.operationId));
   const missing = needs.mutations.map((m) => m.operationId).filter((id) => !have.has(id));
-  for (const group of [needs.validate.reads, needs.verify.reads]) {
-    const ids = [...new Set(group.flatMap((r) => r.operationIds))];
+  for (const read of [...needs.validate.reads, ...needs.verify.reads]) {
+    const ids = [...new Set(read.operationIds)];
     if (ids.length > 0 && !ids.some((id) => have.has(id))) missing.push(`one of ${ids.join(", ")}`);
   }
   return [...new Set(missing)];
@@ -91,24 +91,43 @@ const STANDS_IN_FOR: Readonly<Record<string, readonly string[]>> = {
 };
 
 /**
- * The tools a set offers for a scenario: those whose operation is the operation of one of the
- * scenario's default tools, or stands in for one (STANDS_IN_FOR). Throws ToolSetNotCoveredError when
- * they cannot run what the reward needs.
+ * The tools a set has for a scenario: those whose operation is the operation of one of the scenario's
+ * default tools, or stands in for one (STANDS_IN_FOR).
  */
-export function offeredTools(
-  name: ToolSetName,
-  scenario: { id: string; tools: readonly string[] },
-  needs: OperationNeeds,
-): Map<string, Tool> {
+function toolsFor(name: ToolSetName, scenario: { tools: readonly string[] }): Map<string, Tool> {
   const defaults = defaultTools();
   const operations = new Set(scenario.tools.map((n) => defaults.get(n)?.operation.operationId));
-  const offered = new Map(
+  return new Map(
     [...toolSet(name)].filter(([, { operation }]) =>
       [operation.operationId, ...(STANDS_IN_FOR[operation.operationId] ?? [])].some((id) =>
         operations.has(id),
       ),
     ),
   );
+}
+
+/**
+ * What a set cannot run of what a scenario needs, in words: empty when the set covers the scenario.
+ * Coverage is derived here and nowhere else (the docs' coverage table and the alias-solution tests use it).
+ */
+export function uncoveredOperations(
+  name: ToolSetName,
+  scenario: { tools: readonly string[] },
+  needs: OperationNeeds,
+): string[] {
+  return missingOperations(toolsFor(name, scenario), needs);
+}
+
+/**
+ * The tools a set offers for a scenario (toolsFor). Throws ToolSetNotCoveredError when they cannot run
+ * what the reward needs.
+ */
+export function offeredTools(
+  name: ToolSetName,
+  scenario: { id: string; tools: readonly string[] },
+  needs: OperationNeeds,
+): Map<string, Tool> {
+  const offered = toolsFor(name, scenario);
   const missing = missingOperations(offered, needs);
   if (missing.length > 0) throw new ToolSetNotCoveredError(name, scenario.id, missing);
   return offered;

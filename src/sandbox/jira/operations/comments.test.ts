@@ -35,6 +35,36 @@ describe("addComment", () => {
     expect(issue.fields.comment.comments.at(-1)!.id).toBe(comment.id);
   });
 
+  it("keeps a user mention in the body and rejects a mention without an accountId, changing nothing", () => {
+    const site = createSite({ seed: 1 });
+    const mention = (attrs: Record<string, unknown>) => ({
+      type: "doc",
+      version: 1,
+      content: [
+        {
+          type: "paragraph",
+          content: [
+            { type: "mention", attrs },
+            { type: "text", text: " please review." },
+          ],
+        },
+      ],
+    });
+    const ok = call(
+      site,
+      "addComment",
+      { issueIdOrKey: "ENG-3" },
+      { body: mention({ id: AGENT_ACCOUNT_ID }) },
+    );
+    expect(ok.status).toBe(201);
+    expect((ok.body as CommentBean).body).toEqual(mention({ id: AGENT_ACCOUNT_ID }));
+    const hash = site.hash();
+    const bad = call(site, "addComment", { issueIdOrKey: "ENG-3" }, { body: mention({ text: "@Alex" }) });
+    expect(bad.status).toBe(400);
+    expect(JSON.stringify(bad.body)).toMatch(/mention needs attrs\.id/);
+    expect(site.hash()).toBe(hash);
+  });
+
   it("renders the body as HTML when expand=renderedBody", () => {
     const site = createSite({ seed: 1 });
     const res = call(

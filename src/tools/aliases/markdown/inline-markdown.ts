@@ -1,6 +1,6 @@
 /**
  * Inline Markdown → ADF text nodes: **bold** / __bold__, *italic* / _italic_, `code`, [links](url),
- * <autolinks> and backslash escapes. Marks nest (a bold link is one text node with both marks); an
+ * <autolinks>, Jira user mentions ([~accountid:...]) and backslash escapes. Marks nest (a bold link is one text node with both marks); an
  * underscore inside a word (snake_case) stays literal, as in CommonMark. Unclosed delimiters are text.
  */
 import type { AdfNode } from "../../../sandbox/adf/types.ts";
@@ -52,6 +52,10 @@ interface Span {
 /** A code span, link, autolink or emphasis that starts at `i`, if one closes. */
 function matchSpan(text: string, i: number, marks: Mark[]): Span | null {
   const ch = text[i]!;
+  // Jira wiki's user mention, which mcp-atlassian passes through to Jira: [~accountid:5b10...].
+  const mention = /^\[~accountid:([^\]\s]+)\]/.exec(text.slice(i));
+  if (mention)
+    return { nodes: [{ type: "mention", attrs: { id: mention[1]! } }], end: i + mention[0].length };
   if (ch === "`") {
     const ticks = /^`+/.exec(text.slice(i))![0];
     const close = text.indexOf(ticks, i + ticks.length);

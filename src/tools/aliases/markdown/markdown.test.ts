@@ -127,3 +127,14 @@ describe("markdownToStorage", () => {
     );
   });
 });
+
+describe("Jira user mentions in Markdown", () => {
+  it("turns [~accountid:...] into an ADF mention node and leaves other brackets as text", () => {
+    expect(parseInline("[~accountid:abc123] please review")).toEqual([
+      { type: "mention", attrs: { id: "abc123" } },
+      text(" please review"),
+    ]);
+    expect(parseInline("[~nobody] stays")).toEqual([text("[~nobody] stays")]);
+    expect(validateAdf(markdownToAdf("Hi [~accountid:abc123]"))).toBeNull();
+  });
+});
