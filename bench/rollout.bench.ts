@@ -10,8 +10,8 @@ import { fork } from "node:child_process";
 import { availableParallelism, loadavg } from "node:os";
 import { createPolicy } from "../src/agent/providers/index.ts";
 import { runEpisode } from "../src/agent/rollout.ts";
-import type { EpisodeTrace, Policy } from "../src/agent/types.ts";
-import { createEpisode } from "../src/scenarios/episode.ts";
+import type { AnyPolicy, EpisodeTrace } from "../src/agent/types.ts";
+import { createEpisode } from "../src/env/episode.ts";
 import { tasksFor } from "../src/scenarios/frozen.ts";
 import { findScenario } from "../src/scenarios/index.ts";
 import { type BenchRow, fmt, gc } from "./measure.ts";
@@ -21,7 +21,7 @@ const mean = (xs: number[]) => xs.reduce((a, b) => a + b, 0) / Math.max(1, xs.le
 
 /** Runs `count` episodes with `concurrency` in flight; `onTrace` sees each trace. */
 async function runMany(
-  policy: Policy,
+  policy: AnyPolicy,
   count: number,
   concurrency: number,
   onTrace: (t: EpisodeTrace, ms: number) => void,

@@ -7,9 +7,10 @@
  * over stdio and HTTP.)
  */
 import { describe, expect, it } from "vitest";
+import { createEpisode } from "../src/env/episode.ts";
+import { operationNeeds } from "../src/env/offered-tools.ts";
 import { type AliasSetName, aliasSolution } from "../src/scenarios/alias-solution.ts";
 import type { Scenario } from "../src/scenarios/define-scenario.ts";
-import { createEpisode, operationNeeds } from "../src/scenarios/episode.ts";
 import { tasksFor } from "../src/scenarios/frozen.ts";
 import { SCENARIOS } from "../src/scenarios/index.ts";
 import {

@@ -11,18 +11,19 @@ import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { describe, expect, it } from "vitest";
 import { createScriptedPolicy } from "../src/agent/scripted/policy-adapter.ts";
-import type { Policy } from "../src/agent/types.ts";
+import type { TaskPolicy } from "../src/agent/types.ts";
 import { evaluate } from "../src/eval/evaluate.ts";
 import { runFiles } from "../src/eval/run-dir.ts";
 import { launchChromium } from "./support/headless-chromium.ts";
 import { packagedChromium } from "./support/packaged-chromium.ts";
 
 /** Sample 0 plays the reference solution, sample 1 hallucinates a tool. */
-function mixedPolicy(): Policy {
+function mixedPolicy(): TaskPolicy {
   const reference = createScriptedPolicy("reference");
   const hallucinate = createScriptedPolicy("hallucinate");
   return {
     name: "policy:mixed",
+    readsTask: true,
     next: (messages, tools, ctx) => (ctx.sample === 1 ? hallucinate : reference).next(messages, tools, ctx),
   };
 }

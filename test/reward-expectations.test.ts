@@ -5,16 +5,16 @@
  */
 import { describe, expect, it } from "vitest";
 import { recordReference } from "../src/agent/scripted/replay.ts";
+import { createEpisode } from "../src/env/episode.ts";
 import type { Expectation } from "../src/reward/expectation.ts";
 import { checkExpectation, ExpectationError } from "../src/reward/expectation-rules.ts";
 import { score } from "../src/reward/score.ts";
 import { defineScenario } from "../src/scenarios/define-scenario.ts";
-import { createEpisode } from "../src/scenarios/episode.ts";
 import { tasksFor } from "../src/scenarios/frozen.ts";
 import { findScenario, SCENARIOS } from "../src/scenarios/index.ts";
 import { siteForTask } from "../src/scenarios/tasks.ts";
 import { allToolNames } from "../src/tools/aliases/tool-sets.ts";
-import type { ToolCallRequest } from "../src/tools/execute-tool.ts";
+import type { ToolCallRequest } from "../src/tools/tool-call-result.ts";
 
 type Args = Record<string, unknown>;
 

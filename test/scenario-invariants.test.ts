@@ -7,8 +7,9 @@
  */
 import { describe, expect, it } from "vitest";
 import { SCRIPTED_POLICIES } from "../src/agent/scripted/policies.ts";
+import { createEpisode } from "../src/env/episode.ts";
+import { DEFAULT_BASE_URL } from "../src/sandbox/fixtures/default-site.ts";
 import { createRandom } from "../src/sandbox/random.ts";
-import { createEpisode, DEFAULT_BASE_URL } from "../src/scenarios/episode.ts";
 import { tasksFor } from "../src/scenarios/frozen.ts";
 import { SCENARIOS } from "../src/scenarios/index.ts";
 import { siteForTask } from "../src/scenarios/tasks.ts";

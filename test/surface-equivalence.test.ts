@@ -7,13 +7,14 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { recordReference } from "../src/agent/scripted/replay.ts";
 import { adfToWiki } from "../src/sandbox/adf/adf-to-wiki.ts";
 import type { AdfDocument } from "../src/sandbox/adf/types.ts";
-import { DEFAULT_BASE_URL } from "../src/scenarios/episode.ts";
+import { DEFAULT_BASE_URL } from "../src/sandbox/fixtures/default-site.ts";
 import { tasksFor } from "../src/scenarios/frozen.ts";
 import { SCENARIOS } from "../src/scenarios/index.ts";
 import { type RunningGymServer, startGymServer } from "../src/server/start-gym-server.ts";
-import { api, restRequestFor } from "../src/server/test-support.ts";
 import { defaultTools } from "../src/tools/catalogue.ts";
 import type { Tool } from "../src/tools/define-tool.ts";
+import { api } from "./support/json-api.ts";
+import { restRequestFor } from "./support/rest-request.ts";
 
 let server: RunningGymServer;
 beforeAll(async () => {

@@ -1,8 +1,8 @@
 // The rollout loop with in-process policies: how episodes end, what the trace records, and that the
 // scripted policies score through the loop exactly as when they play the episode directly.
 import { describe, expect, it } from "vitest";
+import { createEpisode } from "../env/episode.ts";
 import { createRandom } from "../sandbox/random.ts";
-import { createEpisode } from "../scenarios/episode.ts";
 import { tasksFor } from "../scenarios/frozen.ts";
 import { findScenario } from "../scenarios/index.ts";
 import { createPolicy } from "./providers/index.ts";
@@ -40,6 +40,34 @@ const callTurn = (...calls: [string, unknown][]): PolicyTurn => ({
 const answer = (content: string): PolicyTurn => ({ message: { role: "assistant", content }, latencyMs: 1 });
 
 describe("runEpisode", () => {
+  it("shows a model policy the view (tools, budget, calls made), never the episode or its task", async () => {
+    const views: { keys: string[]; tools: number; budget: number; callsMade: number }[] = [];
+    const turns = [callTurn(["jira_get_issue", { issueIdOrKey: "ENG-1" }]), answer("Done.")];
+    const policy: Policy = {
+      name: "viewer",
+      async next(_messages, _tools, ctx) {
+        // @ts-expect-error PolicyContext has no episode: only a TaskPolicy reaches the task
+        const { episode: hidden } = ctx;
+        expect(hidden).toBeUndefined();
+        const { view } = ctx;
+        views.push({
+          keys: Object.keys(ctx),
+          tools: view.tools.length,
+          budget: view.budget,
+          callsMade: view.callsMade,
+        });
+        return turns[views.length - 1]!;
+      },
+    };
+    const played = episode();
+    await runEpisode(played, policy);
+    const budget = played.expectation.budget;
+    expect(views).toEqual([
+      { keys: ["view", "signal", "sample"], tools: scenario.tools.length, budget, callsMade: 0 },
+      { keys: ["view", "signal", "sample"], tools: scenario.tools.length, budget, callsMade: 1 },
+    ]);
+  });
+
   it("opens with the system prompt and the task prompt, and terminates on an answer without calls", async () => {
     const seen: ChatMessage[][] = [];
     const trace = await runEpisode(episode(), turnsPolicy([answer("Nothing to do.")], seen), {

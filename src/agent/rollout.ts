@@ -5,12 +5,21 @@
  * when the call budget is spent, max turns are reached or the provider fails. Everything goes on the
  * trace, which is scored; a provider failure is data on the trace, never an exception out of here.
  */
+
+import type { Episode } from "../env/episode.ts";
 import type { RewardMode } from "../reward/score.ts";
-import type { Episode } from "../scenarios/episode.ts";
-import type { ToolCallResult } from "../tools/execute-tool.ts";
+import type { ToolCallResult } from "../tools/tool-call-result.ts";
 import { systemPrompt } from "./system-prompt.ts";
 import { toolMessage, toRequest } from "./tool-calls.ts";
-import type { ChatMessage, EpisodeTrace, Policy, PolicyError, TraceTurn, Truncation } from "./types.ts";
+import type {
+  AnyPolicy,
+  ChatMessage,
+  EpisodeTrace,
+  EpisodeView,
+  PolicyError,
+  TraceTurn,
+  Truncation,
+} from "./types.ts";
 
 export interface RolloutOptions {
   /** Model requests at most (default 50; the call budget usually ends an episode first). */
@@ -28,13 +37,20 @@ export const DEFAULT_MAX_TURNS = 50;
 
 export async function runEpisode(
   episode: Episode,
-  policy: Policy,
+  policy: AnyPolicy,
   options: RolloutOptions = {},
 ): Promise<EpisodeTrace> {
   const started = performance.now();
   const maxTurns = options.maxTurns ?? DEFAULT_MAX_TURNS;
   const sample = options.sample ?? 0;
   const tools = episode.functionTools();
+  const view: EpisodeView = {
+    tools,
+    budget: episode.expectation.budget,
+    get callsMade() {
+      return episode.calls.length;
+    },
+  };
   const messages: ChatMessage[] = [
     { role: "system", content: systemPrompt(episode) },
     { role: "user", content: episode.task.prompt },
@@ -56,11 +72,11 @@ export async function runEpisode(
       break;
     }
     const request = messages.length;
-    const turn = await policy.next(messages.slice(), tools, {
-      episode,
-      signal: options.signal,
-      sample,
-    });
+    const ctx = { view, signal: options.signal, sample };
+    const turn =
+      "readsTask" in policy
+        ? await policy.next(messages.slice(), tools, { ...ctx, episode })
+        : await policy.next(messages.slice(), tools, ctx);
     const calls: ToolCallResult[] = [];
     turns.push({ request, turn, calls });
     if (turn.error) {

@@ -2,7 +2,7 @@
  * The system prompt of every rollout: the setting (an assistant operating a company's Jira and
  * Confluence through tools) and the rules of the episode, with no hint about any one scenario.
  */
-import type { Episode } from "../scenarios/episode.ts";
+import type { Episode } from "../env/episode.ts";
 
 export function systemPrompt(episode: Episode): string {
   return [

@@ -2,7 +2,7 @@
  * Helpers between chat messages and episode tool calls: the request an assistant tool call makes, the
  * tool message that answers it, and deterministic ids for calls that arrive without one.
  */
-import type { ToolCallRequest, ToolCallResult } from "../tools/execute-tool.ts";
+import type { ToolCallRequest, ToolCallResult } from "../tools/tool-call-result.ts";
 import type { ChatMessage, ChatToolCall } from "./types.ts";
 
 /** The episode request of a tool call; the arguments text is parsed (or rejected) by the executor. */

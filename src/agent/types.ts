@@ -3,12 +3,13 @@
  * plus what the provider reported), the Policy interface shared by model providers and scripted
  * policies, and the trace of one episode.
  */
+
+import type { Episode } from "../env/episode.ts";
 import type { Expectation } from "../reward/expectation.ts";
 import type { RewardMode, Score } from "../reward/score.ts";
 import type { Level, Split } from "../scenarios/define-scenario.ts";
-import type { Episode } from "../scenarios/episode.ts";
 import type { FunctionTool } from "../tools/define-tool.ts";
-import type { ToolCallResult } from "../tools/execute-tool.ts";
+import type { ToolCallResult } from "../tools/tool-call-result.ts";
 
 export type Role = "system" | "user" | "assistant" | "tool";
 
@@ -59,17 +60,31 @@ export interface PolicyTurn {
   attempts?: number;
 }
 
+/**
+ * What a policy sees of its episode: what a model is shown (the offered tools, the call budget the
+ * system prompt states, how many calls it has made), never the task or its expected values.
+ */
+export interface EpisodeView {
+  readonly tools: readonly FunctionTool[];
+  readonly budget: number;
+  readonly callsMade: number;
+}
+
 export interface PolicyContext {
-  episode: Episode;
+  view: EpisodeView;
   signal?: AbortSignal;
   /** Sample number (0..k-1) of this task, for policies that draw randomly. */
   sample?: number;
 }
 
-/** Anything that maps the conversation so far to the next assistant message. */
+/**
+ * Anything that maps the conversation so far to the next assistant message (model providers). It sees
+ * the episode only through PolicyContext's view. `next` is a property, not a method, so that a TaskPolicy
+ * (whose context is wider) can never pass for a Policy.
+ */
 export interface Policy {
   name: string;
-  next(messages: ChatMessage[], tools: FunctionTool[], ctx: PolicyContext): Promise<PolicyTurn>;
+  next: (messages: ChatMessage[], tools: FunctionTool[], ctx: PolicyContext) => Promise<PolicyTurn>;
   /** Optional set-up before a run (local: loads the model); throws an AtlasGymError with a clear message. */
   init?(): Promise<void>;
   /**
@@ -80,6 +95,24 @@ export interface Policy {
   /** Optional release of resources after a run. */
   close?(): Promise<void>;
 }
+
+/** The context of a TaskPolicy: the view, and the episode itself with its task. */
+export interface TaskPolicyContext extends PolicyContext {
+  episode: Episode;
+}
+
+/**
+ * A policy that reaches the task (its reference solution and expected values): the scripted policies
+ * alone (`policy:<name>`, see scripted/policy-adapter.ts), which replay or perturb the reference. The
+ * rollout hands the episode to these only.
+ */
+export interface TaskPolicy extends Omit<Policy, "next"> {
+  readonly readsTask: true;
+  next: (messages: ChatMessage[], tools: FunctionTool[], ctx: TaskPolicyContext) => Promise<PolicyTurn>;
+}
+
+/** Whatever the rollout can run: a model policy or a scripted one. */
+export type AnyPolicy = Policy | TaskPolicy;
 
 export type Truncation = "budget" | "max_turns" | "provider_error";
 

@@ -5,7 +5,7 @@
 
 import type { Script } from "../agent/scripted/replay.ts";
 import type { Random } from "../sandbox/random.ts";
-import type { ToolCallRequest } from "../tools/execute-tool.ts";
+import type { ToolCallRequest } from "../tools/tool-call-result.ts";
 
 export type PerturbationKind = "argument" | "reorder" | "drop" | "repeat";
 export const PERTURBATIONS: readonly PerturbationKind[] = ["argument", "reorder", "drop", "repeat"];

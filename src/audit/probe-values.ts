@@ -7,7 +7,7 @@ import type { Script } from "../agent/scripted/replay.ts";
 import { escapeXml } from "../sandbox/fixtures/text.ts";
 import type { Site, TableName } from "../sandbox/site.ts";
 import { defaultTools } from "../tools/catalogue.ts";
-import type { ToolCallRequest } from "../tools/execute-tool.ts";
+import type { ToolCallRequest } from "../tools/tool-call-result.ts";
 
 export const isWrite = (call: ToolCallRequest) => defaultTools().get(call.name)?.operation.effect === "write";
 

@@ -8,7 +8,7 @@ import type { Expectation } from "../reward/expectation.ts";
 import { TRANSITIONS } from "../sandbox/jira/catalog.ts";
 import type { Issue } from "../sandbox/jira/model.ts";
 import type { Site } from "../sandbox/site.ts";
-import type { ToolCallRequest } from "../tools/execute-tool.ts";
+import type { ToolCallRequest } from "../tools/tool-call-result.ts";
 
 export interface CallEdit {
   kind: string;

@@ -12,7 +12,7 @@ import type { Page } from "../sandbox/confluence/model.ts";
 import type { Issue } from "../sandbox/jira/model.ts";
 import type { Site } from "../sandbox/site.ts";
 import type { Scenario } from "../scenarios/define-scenario.ts";
-import type { ToolCallRequest } from "../tools/execute-tool.ts";
+import type { ToolCallRequest } from "../tools/tool-call-result.ts";
 import {
   carries,
   editWrites,

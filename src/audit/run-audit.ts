@@ -6,10 +6,10 @@
  */
 import { SCRIPTED_POLICIES } from "../agent/scripted/policies.ts";
 import { recordReference, replay } from "../agent/scripted/replay.ts";
+import { createEpisode, type Episode } from "../env/episode.ts";
 import { REWARD_MODES, type RewardMode } from "../reward/score.ts";
 import { createRandom } from "../sandbox/random.ts";
 import type { Scenario, Task } from "../scenarios/define-scenario.ts";
-import { createEpisode, type Episode } from "../scenarios/episode.ts";
 import { perturb } from "./perturb.ts";
 
 export interface AuditedTrace {

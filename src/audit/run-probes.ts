@@ -4,10 +4,10 @@
  * gated or 0.8 paper; a must-pass probe is a false fail when it fails or earns under 0.9 paper.
  */
 import { recordReference } from "../agent/scripted/replay.ts";
+import { createEpisode, type Episode } from "../env/episode.ts";
 import { executeOperation } from "../sandbox/execute.ts";
-import { AGENT_ACCOUNT_ID } from "../sandbox/fixtures/default-site.ts";
+import { AGENT_ACCOUNT_ID, DEFAULT_BASE_URL } from "../sandbox/fixtures/default-site.ts";
 import type { Scenario, Task } from "../scenarios/define-scenario.ts";
-import { createEpisode, DEFAULT_BASE_URL, type Episode } from "../scenarios/episode.ts";
 import { siteForTask } from "../scenarios/tasks.ts";
 import { defaultTools } from "../tools/catalogue.ts";
 import { generateProbes, type Probe } from "./probes.ts";

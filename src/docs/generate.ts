@@ -5,9 +5,9 @@
  * current.
  */
 
+import { operationNeeds } from "../env/offered-tools.ts";
 import { OPERATIONS } from "../sandbox/operations.ts";
 import { PRESENTATIONS } from "../sandbox/presentations.ts";
-import { operationNeeds } from "../scenarios/episode.ts";
 import { isHeldOut, SCENARIOS } from "../scenarios/index.ts";
 import { TOOL_SET_NAMES, uncoveredOperations } from "../tools/aliases/tool-sets.ts";
 import { DEFAULT_TOOL_SPECS } from "../tools/catalogue.ts";

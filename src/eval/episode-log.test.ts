@@ -2,7 +2,7 @@ import { appendFileSync, mkdtempSync, readFileSync, writeFileSync } from "node:f
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { makeRecord, makeTrace } from "./_trace-fixtures.ts";
+import { makeRecord, makeTrace } from "../../test/support/trace-fixtures.ts";
 import { EpisodeLogError, episodeKey, openEpisodeLog, readEpisodeLog } from "./episode-log.ts";
 
 const tempLog = () => join(mkdtempSync(join(tmpdir(), "atlas-log-")), "episodes.jsonl");

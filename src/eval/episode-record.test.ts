@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { makeTrace } from "./_trace-fixtures.ts";
+import { makeTrace } from "../../test/support/trace-fixtures.ts";
 import { conversation, extrasOf, toEpisodeRecord } from "./episode-record.ts";
 
 const occurrences = (text: string, part: string) => text.split(part).length - 1;

@@ -12,8 +12,8 @@ import {
   scriptedBehaviour,
   startFakeOpenAIServer,
 } from "../../test/support/fake-openai-server.ts";
-import { createPolicy } from "../agent/providers/index.ts";
-import type { Policy } from "../agent/types.ts";
+import { createScriptedPolicy } from "../agent/scripted/policy-adapter.ts";
+import type { Policy, TaskPolicy } from "../agent/types.ts";
 import { UsageError } from "../errors.ts";
 import { tasksFor } from "../scenarios/frozen.ts";
 import { findScenario } from "../scenarios/index.ts";
@@ -140,12 +140,13 @@ describe("evaluate against a fake OpenAI-compatible server", () => {
 
 describe("abort and resume", () => {
   /** policy:reference that aborts the run when its `after`-th request starts. */
-  function abortingPolicy(after: number, controller: AbortController): Policy & { requests: number } {
-    const inner = createPolicy("policy:reference");
+  function abortingPolicy(after: number, controller: AbortController): TaskPolicy & { requests: number } {
+    const inner = createScriptedPolicy("reference");
     const policy = {
       name: inner.name,
+      readsTask: true as const,
       requests: 0,
-      next: (...args: Parameters<Policy["next"]>) => {
+      next: (...args: Parameters<TaskPolicy["next"]>) => {
         if (++policy.requests === after) controller.abort();
         return inner.next(...args);
       },

@@ -7,9 +7,9 @@
  */
 import { existsSync, mkdirSync } from "node:fs";
 import { createPolicy } from "../agent/providers/index.ts";
-import type { Policy } from "../agent/types.ts";
+import type { AnyPolicy } from "../agent/types.ts";
+import { createEpisode } from "../env/episode.ts";
 import { UsageError } from "../errors.ts";
-import { createEpisode } from "../scenarios/episode.ts";
 import { findScenario } from "../scenarios/index.ts";
 import { EVAL_TASKS } from "../scenarios/tasks.ts";
 import { episodeKey, openEpisodeLog, readEpisodeLog } from "./episode-log.ts";
@@ -35,12 +35,12 @@ export interface EvaluateOptions {
   signal?: AbortSignal;
   progress?: Progress;
   /** The policy to evaluate (default: created from `config.model`). */
-  policy?: Policy;
+  policy?: AnyPolicy;
   /** Clock of the provenance's start and end times (default: the system clock). */
   now?: () => Date;
 }
 
-function policyFor(config: EvalConfig): Policy {
+function policyFor(config: EvalConfig): AnyPolicy {
   const local = config.model.startsWith("local:") ? { parallel: config.concurrency } : {};
   return createPolicy(config.model, { seed: config.seed, ...config.provider, ...local });
 }
@@ -83,7 +83,7 @@ export async function evaluate(options: EvaluateOptions): Promise<EvaluateSummar
   const scenarios = config.scenarios.map(findScenario);
   const plan = planEpisodes(scenarios, config.split, config.n, config.k);
   checkToolSet(config, plan);
-  const policy: Policy = options.policy ?? policyFor(config);
+  const policy: AnyPolicy = options.policy ?? policyFor(config);
   // A model that cannot load (e.g. a local GGUF that is not there) fails here, before anything is written.
   await policy.init?.();
   try {
@@ -118,7 +118,7 @@ async function run(
   dir: string,
   config: EvalConfig,
   plan: PlannedEpisode[],
-  policy: Policy,
+  policy: AnyPolicy,
   options: EvaluateOptions & { now: () => Date },
   provenance: Provenance,
 ): Promise<EvaluateSummary> {

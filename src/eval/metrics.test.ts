@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { makeRecord as makeTrace } from "./_trace-fixtures.ts";
+import { makeRecord as makeTrace } from "../../test/support/trace-fixtures.ts";
 import { buildResults, FAILURE_CODES, outcomeOf, PAPER_FAILURES, summarize } from "./metrics.ts";
 import { rows } from "./report-md.ts";
 

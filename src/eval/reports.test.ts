@@ -2,7 +2,7 @@ import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { makeRecord, makeTrace } from "./_trace-fixtures.ts";
+import { makeRecord, makeTrace } from "../../test/support/trace-fixtures.ts";
 import { toEpisodeRecord } from "./episode-record.ts";
 import { buildResults, outcomeOf } from "./metrics.ts";
 import { drillDownOutcomes } from "./report-html.ts";

@@ -9,10 +9,10 @@
 import { setMaxListeners } from "node:events";
 import { withChildSignal } from "../agent/child-signal.ts";
 import { runEpisode } from "../agent/rollout.ts";
-import type { EpisodeTrace, Policy } from "../agent/types.ts";
+import type { AnyPolicy, EpisodeTrace } from "../agent/types.ts";
+import { createEpisode } from "../env/episode.ts";
 import type { RewardMode } from "../reward/score.ts";
 import type { Scenario, Split, Task } from "../scenarios/define-scenario.ts";
-import { createEpisode } from "../scenarios/episode.ts";
 import { tasksFor } from "../scenarios/frozen.ts";
 import type { ToolSetName } from "../tools/aliases/tool-sets.ts";
 import { type EpisodeLog, episodeKey } from "./episode-log.ts";
@@ -45,7 +45,7 @@ export function planEpisodes(
 
 export interface RunEpisodesOptions {
   plan: readonly PlannedEpisode[];
-  policy: Policy;
+  policy: AnyPolicy;
   /** Model name recorded on each trace. */
   model: string;
   reward: RewardMode;

@@ -1,22 +1,13 @@
 import { describe, expect, it } from "vitest";
+import { fakeClock } from "../../test/support/fake-clock.ts";
 import { createRestApp } from "./create-rest-app.ts";
 import { createSiteRegistry, SiteCapacityError } from "./site-registry.ts";
-
-function clock(start = 1_000_000) {
-  let now = start;
-  return {
-    now: () => now,
-    advance: (ms: number) => {
-      now += ms;
-    },
-  };
-}
 
 const myself = (id: string) => `http://sim.test/s/${id}/rest/api/3/myself`;
 
 describe("isolated sites are bounded", () => {
   it("evicts a site idle past the TTL, and only then", () => {
-    const time = clock();
+    const time = fakeClock();
     const sites = createSiteRegistry(1, { ttlMs: 60_000, maxSites: 10, clock: time.now });
     const first = sites.use("a", (site) => site);
     time.advance(59_999);
@@ -29,7 +20,7 @@ describe("isolated sites are bounded", () => {
   });
 
   it("never evicts a site while a request runs on it, however long", async () => {
-    const time = clock();
+    const time = fakeClock();
     const sites = createSiteRegistry(1, { ttlMs: 1000, maxSites: 1, clock: time.now });
     let finish!: () => void;
     const running = sites.use("busy", () => new Promise<void>((resolve) => (finish = resolve)));
@@ -44,7 +35,7 @@ describe("isolated sites are bounded", () => {
   });
 
   it("answers 429 with Retry-After when full, evicting idle sites first", async () => {
-    const time = clock();
+    const time = fakeClock();
     const sites = createSiteRegistry(1, { ttlMs: 60_000, maxSites: 2, clock: time.now });
     const app = createRestApp({ sites });
     expect((await app.request(myself("one"))).status).toBe(200);

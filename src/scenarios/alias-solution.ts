@@ -17,7 +17,7 @@
  * find a space named only by its name with confluence_search (CQL `type = space AND space.title = ...`).
  */
 import type { ToolSetName } from "../tools/aliases/tool-sets.ts";
-import type { ToolCallRequest } from "../tools/execute-tool.ts";
+import type { ToolCallRequest } from "../tools/tool-call-result.ts";
 import { translated } from "./alias-translate.ts";
 import { call, type Scenario, type Task } from "./define-scenario.ts";
 

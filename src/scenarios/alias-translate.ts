@@ -5,7 +5,7 @@
  * drive the translated run. A scenario whose default tools all have a counterpart in a set declares
  * `aliasSolutions: { <set>: "translate" }` instead of a hand-written solution.
  */
-import type { ToolCallRequest, ToolCallResult } from "../tools/execute-tool.ts";
+import type { ToolCallRequest, ToolCallResult } from "../tools/tool-call-result.ts";
 import type { AliasSolution, Answer } from "./alias-solution.ts";
 import { CLOUD_ID as cloudId } from "./alias-solution.ts";
 import type { ReferenceSolution } from "./define-scenario.ts";

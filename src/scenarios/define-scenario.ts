@@ -14,7 +14,7 @@ import type { Expectation } from "../reward/expectation.ts";
 import { checkExpectation } from "../reward/expectation-rules.ts";
 import type { Random } from "../sandbox/random.ts";
 import type { Site } from "../sandbox/site.ts";
-import type { ToolCallRequest, ToolCallResult } from "../tools/execute-tool.ts";
+import type { ToolCallRequest, ToolCallResult } from "../tools/tool-call-result.ts";
 import type { AliasSolutions } from "./alias-solution.ts";
 
 export type Split = "eval" | "train";

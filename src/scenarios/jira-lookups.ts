@@ -4,7 +4,7 @@
  * (following nextPageToken). Each yields the same tool calls an agent would make.
  */
 import type { JiraUser } from "../sandbox/jira/model.ts";
-import type { ToolCallRequest, ToolCallResult } from "../tools/execute-tool.ts";
+import type { ToolCallRequest, ToolCallResult } from "../tools/tool-call-result.ts";
 import { call } from "./define-scenario.ts";
 import { type IssueRefKind, jqlString } from "./jira-picks.ts";
 

@@ -8,7 +8,8 @@ import { diff, type RecordChange } from "../sandbox/diff.ts";
 import { AGENT_ACCOUNT_ID } from "../sandbox/fixtures/default-site.ts";
 import type { Site } from "../sandbox/site.ts";
 import { defaultTools } from "../tools/catalogue.ts";
-import { executeToolCall, type ToolCallResult } from "../tools/execute-tool.ts";
+import { executeToolCall } from "../tools/execute-tool.ts";
+import type { ToolCallResult } from "../tools/tool-call-result.ts";
 import type { Scenario, Task } from "./define-scenario.ts";
 
 const cache = new WeakMap<Site, Map<string, readonly RecordChange[]>>();

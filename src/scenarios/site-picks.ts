@@ -9,11 +9,11 @@ import { adfToText } from "../sandbox/adf/text.ts";
 import type { Page, PageBody, Space } from "../sandbox/confluence/model.ts";
 import { pageLinks, wikiBase } from "../sandbox/confluence/present.ts";
 import { insertPage } from "../sandbox/confluence/store.ts";
+import { DEFAULT_BASE_URL } from "../sandbox/fixtures/default-site.ts";
 import { storageParagraphs } from "../sandbox/fixtures/text.ts";
 import type { Issue } from "../sandbox/jira/model.ts";
 import type { Random } from "../sandbox/random.ts";
 import type { Site } from "../sandbox/site.ts";
-import { DEFAULT_BASE_URL } from "./episode.ts";
 
 /** Current pages below the space homepages. */
 export function contentPages(site: Site): Page[] {

@@ -6,10 +6,10 @@
 import { Hono } from "hono";
 import { z } from "zod";
 import { openingMessages } from "../agent/system-prompt.ts";
-import { createEpisode } from "../scenarios/episode.ts";
+import { createEpisode } from "../env/episode.ts";
+import { taskTools } from "../env/offered-tools.ts";
 import { isHeldOut } from "../scenarios/index.ts";
 import { EVAL_TASKS } from "../scenarios/tasks.ts";
-import { defaultTools } from "../tools/catalogue.ts";
 import { toFunctionTool } from "../tools/define-tool.ts";
 import { VERSION } from "../version.ts";
 import { EnvRequestError } from "./errors.ts";
@@ -58,8 +58,7 @@ export function createEnvApp({ sessions, tasks = createTaskSource(), token }: En
 
   app.get("/v1/scenarios/:id/tools", (c) => {
     const scenario = tasks.scenario(c.req.param("id"));
-    const catalogue = defaultTools();
-    return c.json({ tools: scenario.tools.map((name) => toFunctionTool(catalogue.get(name)!)) });
+    return c.json({ tools: [...taskTools(scenario).values()].map(toFunctionTool) });
   });
 
   app.get("/v1/scenarios/:id/tasks", (c) => {

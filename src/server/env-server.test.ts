@@ -4,12 +4,14 @@
  * protocol errors that change nothing, the bearer token, capacity and the reaper.
  */
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import { fakeClock } from "../../test/support/fake-clock.ts";
+import { api } from "../../test/support/json-api.ts";
+import { restRequestFor } from "../../test/support/rest-request.ts";
 import { recordReference } from "../agent/scripted/replay.ts";
 import { tasksFor } from "../scenarios/frozen.ts";
 import { findScenario } from "../scenarios/index.ts";
 import { defaultTools } from "../tools/catalogue.ts";
 import { type RunningGymServer, startGymServer } from "./start-gym-server.ts";
-import { api, fakeClock, restRequestFor } from "./test-support.ts";
 
 const clock = fakeClock();
 let server: RunningGymServer;

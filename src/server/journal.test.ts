@@ -8,12 +8,12 @@ import { existsSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } fro
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
+import { restRequestFor } from "../../test/support/rest-request.ts";
 import { recordReference } from "../agent/scripted/replay.ts";
 import { tasksFor } from "../scenarios/frozen.ts";
 import { findScenario } from "../scenarios/index.ts";
 import { defaultTools } from "../tools/catalogue.ts";
 import { createGymHandler } from "./start-gym-server.ts";
-import { restRequestFor } from "./test-support.ts";
 
 type Handler = ReturnType<typeof createGymHandler>;
 

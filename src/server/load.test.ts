@@ -7,9 +7,10 @@ import { spawn } from "node:child_process";
 import { once } from "node:events";
 import { Agent } from "node:http";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { fakeClock } from "../../test/support/fake-clock.ts";
+import { agentApi, api } from "../../test/support/json-api.ts";
 import { SCENARIOS } from "../scenarios/index.ts";
 import { type RunningGymServer, startGymServer } from "./start-gym-server.ts";
-import { agentApi, api, fakeClock } from "./test-support.ts";
 
 const clock = fakeClock();
 let server: RunningGymServer;

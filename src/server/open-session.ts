@@ -7,7 +7,7 @@
  * the session's own address, for real REST clients that follow them.
  */
 import { openingMessages } from "../agent/system-prompt.ts";
-import { createEpisode } from "../scenarios/episode.ts";
+import { createEpisode } from "../env/episode.ts";
 import type { FunctionTool } from "../tools/define-tool.ts";
 import type { Session, SessionStore } from "./sessions.ts";
 import type { TaskRequest, TaskSource } from "./task-source.ts";

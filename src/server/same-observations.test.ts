@@ -7,10 +7,11 @@
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { describe, expect, it } from "vitest";
-import { createEpisode, DEFAULT_BASE_URL } from "../scenarios/episode.ts";
+import { createEpisode } from "../env/episode.ts";
+import { DEFAULT_BASE_URL } from "../sandbox/fixtures/default-site.ts";
 import { tasksFor } from "../scenarios/frozen.ts";
 import { findScenario } from "../scenarios/index.ts";
-import type { ToolCallRequest, ToolCallResult } from "../tools/execute-tool.ts";
+import type { ToolCallRequest, ToolCallResult } from "../tools/tool-call-result.ts";
 import { createGymHandler } from "./start-gym-server.ts";
 
 const ORIGIN = "http://127.0.0.1:4999";

@@ -6,14 +6,14 @@
  * with the number of the call last applied gets that call's answer again instead of running twice.
  */
 import { createHash } from "node:crypto";
+import type { Episode } from "../env/episode.ts";
 import type { ObservedRequest } from "../http/create-rest-app.ts";
 import type { RewardMode, Score } from "../reward/score.ts";
 import type { Operation } from "../sandbox/define-operation.ts";
 import type { OperationResult } from "../sandbox/execute.ts";
-import type { Episode } from "../scenarios/episode.ts";
 import type { ToolSetName } from "../tools/aliases/tool-sets.ts";
 import type { Tool } from "../tools/define-tool.ts";
-import type { ToolCallRequest, ToolCallResult } from "../tools/execute-tool.ts";
+import type { ToolCallRequest, ToolCallResult } from "../tools/tool-call-result.ts";
 import { EnvRequestError } from "./errors.ts";
 import type { Session } from "./sessions.ts";
 

@@ -6,11 +6,11 @@
  * not is set aside (its file renamed `.failed`) and reported, never half-restored. The sequence number and
  * answer of its last numbered call come back too, so a client retrying that call is not applied twice.
  */
+import { taskTools } from "../env/offered-tools.ts";
 import { executeOperation } from "../sandbox/execute.ts";
 import { OPERATIONS } from "../sandbox/operations.ts";
-import type { ToolCallResult } from "../tools/execute-tool.ts";
+import type { ToolCallResult } from "../tools/tool-call-result.ts";
 import type { Journal, JournaledSession } from "./journal.ts";
-import { toolsFor } from "./mcp/mcp-binding.ts";
 import { openSession } from "./open-session.ts";
 import { answerDigest, hashAfter } from "./session-calls.ts";
 import type { Session, SessionStore } from "./sessions.ts";
@@ -51,7 +51,7 @@ function replay(store: SessionStore, tasks: TaskSource, entry: JournaledSession)
     };
     switch (record.t) {
       case "step": {
-        const tools = record.set === "default" ? undefined : toolsFor(episode, record.set);
+        const tools = record.set === "default" ? undefined : taskTools(episode.scenario, record.set);
         const result = episode.step({ name: record.name, arguments: record.arguments }, tools);
         check(result, record);
         if (record.seq !== undefined) [session.lastSeq, session.lastResult] = [record.seq, result];

@@ -7,7 +7,7 @@
 import type { Hono } from "hono";
 import { z } from "zod";
 import { REWARD_MODES } from "../reward/score.ts";
-import type { ToolCallResult } from "../tools/execute-tool.ts";
+import type { ToolCallResult } from "../tools/tool-call-result.ts";
 import { openSession } from "./open-session.ts";
 import { readJson, scoreJson } from "./protocol.ts";
 import { callTool, scoreSession } from "./session-calls.ts";

@@ -1,11 +1,11 @@
 import { describe, expect, it } from "vitest";
+import { fakeClock } from "../../test/support/fake-clock.ts";
+import { createEpisode } from "../env/episode.ts";
 import { createSiteRegistry } from "../http/site-registry.ts";
-import { createEpisode } from "../scenarios/episode.ts";
 import { tasksFor } from "../scenarios/frozen.ts";
 import { findScenario } from "../scenarios/index.ts";
 import { SessionCapacityError, SessionNotFoundError } from "./errors.ts";
 import { createSessionStore } from "./sessions.ts";
-import { fakeClock } from "./test-support.ts";
 
 const scenario = findScenario("jira-transition-v1");
 const [task] = tasksFor(scenario, "eval", 1);

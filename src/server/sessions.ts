@@ -7,9 +7,9 @@
  * With a journal, each session's opening and calls are appended to it and a closed session's are removed.
  */
 import { randomUUID } from "node:crypto";
+import type { Episode } from "../env/episode.ts";
 import type { SiteRegistry } from "../http/site-registry.ts";
-import type { Episode } from "../scenarios/episode.ts";
-import type { ToolCallResult } from "../tools/execute-tool.ts";
+import type { ToolCallResult } from "../tools/tool-call-result.ts";
 import { SessionCapacityError, SessionNotFoundError } from "./errors.ts";
 import type { Journal, JournalRecord, OpenRecord } from "./journal.ts";
 

@@ -14,10 +14,10 @@ import { dirname } from "node:path";
 import { parquetWriteFile } from "hyparquet-writer";
 import { stringify as toYaml } from "yaml";
 import { openingMessages } from "../agent/system-prompt.ts";
+import { createEpisode } from "../env/episode.ts";
 import type { RewardMode } from "../reward/score.ts";
 import type { Site } from "../sandbox/site.ts";
 import type { Scenario, Split, Task } from "../scenarios/define-scenario.ts";
-import { createEpisode } from "../scenarios/episode.ts";
 import { tasksFor } from "../scenarios/frozen.ts";
 import { generateTask } from "../scenarios/tasks.ts";
 

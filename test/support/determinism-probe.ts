@@ -5,11 +5,11 @@
  */
 import { createHash } from "node:crypto";
 import { findPolicy } from "../../src/agent/scripted/policies.ts";
+import { createEpisode } from "../../src/env/episode.ts";
 import { createRestApp } from "../../src/http/create-rest-app.ts";
 import { createSiteRegistry } from "../../src/http/site-registry.ts";
 import { createSite } from "../../src/sandbox/fixtures/default-site.ts";
 import { createRandom } from "../../src/sandbox/random.ts";
-import { createEpisode } from "../../src/scenarios/episode.ts";
 import { SCENARIOS } from "../../src/scenarios/index.ts";
 import { generateTask } from "../../src/scenarios/tasks.ts";
 

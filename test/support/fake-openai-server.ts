@@ -10,9 +10,9 @@ import { createServer, type IncomingMessage, type ServerResponse } from "node:ht
 import type { AddressInfo } from "node:net";
 import { findPolicy } from "../../src/agent/scripted/policies.ts";
 import type { Script } from "../../src/agent/scripted/replay.ts";
+import { createEpisode } from "../../src/env/episode.ts";
 import { createRandom } from "../../src/sandbox/random.ts";
 import type { Scenario, Task } from "../../src/scenarios/define-scenario.ts";
-import { createEpisode } from "../../src/scenarios/episode.ts";
 
 export interface FakeRequest {
   path: "/v1/chat/completions" | "/v1/completions";

@@ -3,11 +3,11 @@
  * a fresh episode with the reward engine (the same path eval and training take).
  */
 import { recordReference, replay, runReference } from "../../src/agent/scripted/replay.ts";
+import { createEpisode, type Episode } from "../../src/env/episode.ts";
 import type { Score } from "../../src/reward/score.ts";
 import type { Scenario, Split, Task } from "../../src/scenarios/define-scenario.ts";
-import { createEpisode, type Episode } from "../../src/scenarios/episode.ts";
 import { generateTask } from "../../src/scenarios/tasks.ts";
-import type { ToolCallRequest } from "../../src/tools/execute-tool.ts";
+import type { ToolCallRequest } from "../../src/tools/tool-call-result.ts";
 
 export interface Played<E> {
   task: Task<E>;

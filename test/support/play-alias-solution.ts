@@ -2,8 +2,9 @@
  * Runs a scenario's alias solution (src/scenarios/alias-solution.ts) on an in-process episode, step by
  * step, as an MCP client would (test/mcp-support.ts drives the same generators over MCP).
  */
+
+import type { Episode } from "../../src/env/episode.ts";
 import type { AliasSolution } from "../../src/scenarios/alias-solution.ts";
-import type { Episode } from "../../src/scenarios/episode.ts";
 
 /** Runs a solution on an episode and records its final message (a task to decline pays only with one). */
 export function play(episode: Episode, solution: AliasSolution): string {

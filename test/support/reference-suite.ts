@@ -7,11 +7,12 @@
  */
 import { expect, it } from "vitest";
 import { runReference } from "../../src/agent/scripted/replay.ts";
+import { createEpisode } from "../../src/env/episode.ts";
 import { judgeState } from "../../src/reward/verdict.ts";
 import { diff } from "../../src/sandbox/diff.ts";
+import { DEFAULT_BASE_URL } from "../../src/sandbox/fixtures/default-site.ts";
 import type { Site } from "../../src/sandbox/site.ts";
 import type { Scenario, Split, Task } from "../../src/scenarios/define-scenario.ts";
-import { createEpisode, DEFAULT_BASE_URL } from "../../src/scenarios/episode.ts";
 import { referenceChanges } from "../../src/scenarios/reference-outcome.ts";
 import { EVAL_TASKS, generateTask } from "../../src/scenarios/tasks.ts";
 

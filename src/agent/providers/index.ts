@@ -10,7 +10,7 @@ import { UsageError } from "../../errors.ts";
 import { FORMAT_NAMES } from "../formats/index.ts";
 import { SCRIPTED_POLICIES } from "../scripted/policies.ts";
 import { createScriptedPolicy } from "../scripted/policy-adapter.ts";
-import type { Policy } from "../types.ts";
+import type { AnyPolicy } from "../types.ts";
 import { createLocalPolicy, DEFAULT_LOCAL_MODEL, type LocalOptions } from "./local-llama.ts";
 import { createOpenAIChatPolicy } from "./openai-chat.ts";
 import { createRawCompletionsPolicy } from "./raw-completions.ts";
@@ -31,7 +31,7 @@ const EXAMPLES = [
   "policy:reference",
 ];
 
-export function createPolicy(spec: string, options: ProviderOptions & LocalOptions = {}): Policy {
+export function createPolicy(spec: string, options: ProviderOptions & LocalOptions = {}): AnyPolicy {
   const colon = spec.indexOf(":");
   const kind = colon === -1 ? "" : spec.slice(0, colon);
   const rest = colon === -1 ? "" : spec.slice(colon + 1);

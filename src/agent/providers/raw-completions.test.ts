@@ -9,7 +9,7 @@ import {
   scriptedBehaviour,
   startFakeOpenAIServer,
 } from "../../../test/support/fake-openai-server.ts";
-import { createEpisode } from "../../scenarios/episode.ts";
+import { createEpisode } from "../../env/episode.ts";
 import { tasksFor } from "../../scenarios/frozen.ts";
 import { findScenario } from "../../scenarios/index.ts";
 import { chatFormat, type FormatName } from "../formats/index.ts";

@@ -5,14 +5,15 @@
  * descriptions live in policy-names.ts.
  */
 
+import type { Episode } from "../../env/episode.ts";
 import { callViolation } from "../../reward/call-errors.ts";
 import type { ViolationCode } from "../../reward/score.ts";
-import { AGENT_ACCOUNT_ID } from "../../sandbox/fixtures/default-site.ts";
+import { AGENT_ACCOUNT_ID, DEFAULT_BASE_URL } from "../../sandbox/fixtures/default-site.ts";
 import type { Random } from "../../sandbox/random.ts";
-import { DEFAULT_BASE_URL, type Episode } from "../../scenarios/episode.ts";
 import { allToolNames } from "../../tools/aliases/tool-sets.ts";
 import { defaultTools } from "../../tools/catalogue.ts";
-import { executeToolCall, type ToolCallRequest } from "../../tools/execute-tool.ts";
+import { executeToolCall } from "../../tools/execute-tool.ts";
+import type { ToolCallRequest } from "../../tools/tool-call-result.ts";
 import { SCRIPTED_POLICY_DESCRIPTIONS, type ScriptedPolicyName } from "./policy-names.ts";
 import { randomValue } from "./random-arguments.ts";
 import { recordReference, replay, runReference, type Script } from "./replay.ts";

@@ -1,8 +1,8 @@
 import { Ajv } from "ajv";
 import addFormats from "ajv-formats";
 import { describe, expect, it } from "vitest";
+import { createEpisode } from "../../env/episode.ts";
 import { createRandom } from "../../sandbox/random.ts";
-import { createEpisode } from "../../scenarios/episode.ts";
 import { tasksFor } from "../../scenarios/frozen.ts";
 import { SCENARIOS } from "../../scenarios/index.ts";
 import { findPolicy } from "./policies.ts";

@@ -4,9 +4,10 @@
  * on the real episode. Writes replayed in the same order get the same ids (counters), so later calls
  * that use created ids stay valid.
  */
+
+import { createEpisode, type Episode } from "../../env/episode.ts";
 import type { Scenario, Task } from "../../scenarios/define-scenario.ts";
-import { createEpisode, type Episode } from "../../scenarios/episode.ts";
-import type { ToolCallRequest, ToolCallResult } from "../../tools/execute-tool.ts";
+import type { ToolCallRequest, ToolCallResult } from "../../tools/tool-call-result.ts";
 
 export interface Script {
   calls: ToolCallRequest[];

@@ -58,7 +58,8 @@ export function registerMcp(program: Command): void {
       const stdio = () => import("../../server/mcp/stdio.ts");
       if (url) return (await stdio()).bridgeStdio(url, options.token);
       const binding = await import("../../server/mcp/mcp-binding.ts");
-      const { DEFAULT_BASE_URL, createEpisode } = await import("../../scenarios/episode.ts");
+      const { createEpisode } = await import("../../env/episode.ts");
+      const { DEFAULT_BASE_URL } = await import("../../sandbox/fixtures/default-site.ts");
       if (options.scenario === undefined) {
         const { createSite } = await import("../../sandbox/fixtures/default-site.ts");
         const site = createSite({ seed: options.seed ?? 1 });

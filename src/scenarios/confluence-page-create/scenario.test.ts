@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { runReference } from "../../agent/scripted/replay.ts";
-import { createEpisode } from "../episode.ts";
+import { createEpisode } from "../../env/episode.ts";
 import { generateTask } from "../tasks.ts";
 import { POOLS } from "./pools.ts";
 import scenario from "./scenario.ts";

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { recordReference } from "../../agent/scripted/replay.ts";
+import { createEpisode } from "../../env/episode.ts";
 import { ISSUE_LABELS, PAGE_LABELS } from "../../sandbox/fixtures/pools.ts";
-import { createEpisode } from "../episode.ts";
 import { EVAL_TASKS, generateTask } from "../tasks.ts";
 import { LABEL_POOLS } from "./pools.ts";
 import scenario from "./scenario.ts";

@@ -1,8 +1,9 @@
 import { describe, expect, it } from "vitest";
 import { recordReference, replay, runReference } from "../../agent/scripted/replay.ts";
+import { createEpisode } from "../../env/episode.ts";
 import { tinyId } from "../../sandbox/confluence/present.ts";
-import type { ToolCallRequest } from "../../tools/execute-tool.ts";
-import { createEpisode, DEFAULT_BASE_URL } from "../episode.ts";
+import { DEFAULT_BASE_URL } from "../../sandbox/fixtures/default-site.ts";
+import type { ToolCallRequest } from "../../tools/tool-call-result.ts";
 import { generateTask } from "../tasks.ts";
 import scenario from "./scenario.ts";
 

@@ -6,7 +6,7 @@ import {
   tasksWhere,
 } from "../../../test/support/family-checks.ts";
 import { ISSUE_LABELS } from "../../sandbox/fixtures/pools.ts";
-import type { ToolCallRequest } from "../../tools/execute-tool.ts";
+import type { ToolCallRequest } from "../../tools/tool-call-result.ts";
 import { generateTask } from "../tasks.ts";
 import { BATCH_LABEL_POOLS } from "./pools.ts";
 import scenario from "./scenario.ts";

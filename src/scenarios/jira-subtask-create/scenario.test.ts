@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { runReference } from "../../agent/scripted/replay.ts";
+import { createEpisode } from "../../env/episode.ts";
 import { SUBTASK_SUMMARIES } from "../../sandbox/fixtures/pools.ts";
-import { createEpisode } from "../episode.ts";
 import { generateTask } from "../tasks.ts";
 import { SUMMARY_POOLS } from "./pools.ts";
 import scenario from "./scenario.ts";

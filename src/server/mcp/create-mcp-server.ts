@@ -8,7 +8,7 @@
  */
 import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
-import type { ToolCallResult } from "../../tools/execute-tool.ts";
+import type { ToolCallResult } from "../../tools/tool-call-result.ts";
 import { VERSION } from "../../version.ts";
 import { scoreJson } from "../protocol.ts";
 import { inputSchemaFor } from "./input-schema.ts";

@@ -1,8 +1,8 @@
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { describe, expect, it } from "vitest";
+import { createEpisode } from "../../env/episode.ts";
 import { MAX_BODY_BYTES } from "../../http/read-body.ts";
-import { createEpisode } from "../../scenarios/episode.ts";
 import { tasksFor } from "../../scenarios/frozen.ts";
 import { findScenario } from "../../scenarios/index.ts";
 import { createSessionStore } from "../sessions.ts";

@@ -5,15 +5,17 @@
  * episode may belong to the env server, whose call lock (`run`) then orders MCP calls with REST and
  * /v1 calls on the same session.
  */
+
+import type { Episode } from "../../env/episode.ts";
+import { taskTools } from "../../env/offered-tools.ts";
 import type { RewardMode, Score } from "../../reward/score.ts";
 import type { OperationContext } from "../../sandbox/define-operation.ts";
 import { AGENT_ACCOUNT_ID } from "../../sandbox/fixtures/default-site.ts";
 import type { Site } from "../../sandbox/site.ts";
-import { type Episode, operationNeeds } from "../../scenarios/episode.ts";
-import { offeredTools, type ToolSetName, toolSet } from "../../tools/aliases/tool-sets.ts";
-import { defaultTools } from "../../tools/catalogue.ts";
+import { type ToolSetName, toolSet } from "../../tools/aliases/tool-sets.ts";
 import type { Tool } from "../../tools/define-tool.ts";
-import { executeToolCall, type ToolCallRequest, type ToolCallResult } from "../../tools/execute-tool.ts";
+import { executeToolCall } from "../../tools/execute-tool.ts";
+import type { ToolCallRequest, ToolCallResult } from "../../tools/tool-call-result.ts";
 
 export interface McpBinding {
   readonly toolSet: ToolSetName;
@@ -60,7 +62,7 @@ export function createEpisodeBinding(
   set: ToolSetName,
   run: EpisodeRunner = async (fn) => fn(episode),
 ): McpBinding {
-  const tools = toolsFor(episode, set);
+  const tools = taskTools(episode.scenario, set);
   return {
     toolSet: set,
     tools,
@@ -73,11 +75,4 @@ export function createEpisodeBinding(
       score: (mode) => run((e) => e.score(mode)),
     },
   };
-}
-
-/** The tools a set offers for an episode's scenario. */
-export function toolsFor(episode: Episode, set: ToolSetName): ReadonlyMap<string, Tool> {
-  if (set !== "default") return offeredTools(set, episode.scenario, operationNeeds(episode.scenario));
-  const catalogue = defaultTools();
-  return new Map(episode.scenario.tools.map((name) => [name, catalogue.get(name)!]));
 }

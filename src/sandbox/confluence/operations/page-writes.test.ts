@@ -1,28 +1,12 @@
 import { describe, expect, it } from "vitest";
 import { call } from "../../../../test/support/call.ts";
+import { engAndOps, type PageBean } from "../../../../test/support/confluence-requests.ts";
 import { AGENT_ACCOUNT_ID, createSite } from "../../fixtures/default-site.ts";
 import type { Site } from "../../site.ts";
 
-interface PageOut {
-  id: string;
-  title: string;
-  status: string;
-  spaceId: string;
-  parentId?: string;
-  position: number;
-  authorId: string;
-  version: { number: number; message: string; authorId: string };
-  body?: Record<string, { representation: string; value: string }>;
-  _links: { webui: string; base: string };
-}
-
 function fixture() {
   const site = createSite({ seed: 1 });
-  const spaces = (
-    call(site, "getSpaces").body as { results: { id: string; key: string; homepageId: string }[] }
-  ).results;
-  const eng = spaces.find((s) => s.key === "ENG")!;
-  const ops = spaces.find((s) => s.key === "OPS")!;
+  const { eng, ops } = engAndOps(site);
   const pageId = (title: string) =>
     (call(site, "getPages", { title }).body as { results: { id: string }[] }).results[0]!.id;
   return { site, eng, ops, pageId };
@@ -59,7 +43,7 @@ describe("createPage", () => {
       { spaceId: eng.id, title: "Q3 Plan", body: storage("<p>Plan</p>") },
     );
     expect(res.status).toBe(200);
-    const page = res.body as PageOut;
+    const page = res.body as PageBean;
     expect(page).toMatchObject({
       title: "Q3 Plan",
       status: "current",
@@ -71,7 +55,7 @@ describe("createPage", () => {
     expect(page.body?.storage?.value).toBe("<p>Plan</p>");
     expect(page._links.webui).toBe(`/spaces/ENG/pages/${page.id}/Q3-Plan`);
     expect(page._links.base).toBe("http://sim.test/wiki");
-    const read = call(site, "getPageById", { id: page.id, "body-format": "storage" }).body as PageOut;
+    const read = call(site, "getPageById", { id: page.id, "body-format": "storage" }).body as PageBean;
     expect(read.body?.storage?.value).toBe("<p>Plan</p>");
   });
 
@@ -81,7 +65,7 @@ describe("createPage", () => {
     const before = (call(site, "getChildPages", { id: runbooks }).body as { results: unknown[] }).results
       .length;
     const page = call(site, "createPage", {}, { spaceId: eng.id, title: "Cache Flush", parentId: runbooks })
-      .body as PageOut;
+      .body as PageBean;
     expect(page.parentId).toBe(runbooks);
     expect(page.position).toBe(before);
     const children = (call(site, "getChildPages", { id: runbooks }).body as { results: { id: string }[] })
@@ -105,16 +89,16 @@ describe("createPage", () => {
         title: "Top",
         body: { atlas_doc_format: { value: JSON.stringify(doc), representation: "atlas_doc_format" } },
       },
-    ).body as PageOut;
+    ).body as PageBean;
     expect(page.parentId).toBeUndefined();
     expect(JSON.parse(page.body!.atlas_doc_format!.value)).toEqual(doc);
-    const asStorage = call(site, "getPageById", { id: page.id, "body-format": "storage" }).body as PageOut;
+    const asStorage = call(site, "getPageById", { id: page.id, "body-format": "storage" }).body as PageBean;
     expect(asStorage.body?.storage?.value).toBe("<p>Hi</p>");
   });
 
   it("creates a draft without a title, and does not reserve titles with drafts", () => {
     const { site, eng } = fixture();
-    const draft = call(site, "createPage", {}, { spaceId: eng.id, status: "draft" }).body as PageOut;
+    const draft = call(site, "createPage", {}, { spaceId: eng.id, status: "draft" }).body as PageBean;
     expect(draft).toMatchObject({ status: "draft", title: "" });
     call(site, "createPage", {}, { spaceId: eng.id, status: "draft", title: "Later" });
     expect(call(site, "createPage", {}, { spaceId: eng.id, title: "Later" }).status).toBe(200);
@@ -247,11 +231,11 @@ describe("updatePage", () => {
     const id = pageId("Deploy Runbook");
     const res = update(site, id, { title: "Deploy Runbook v2", version: { number: 2, message: "Rewrite" } });
     expect(res.status).toBe(200);
-    const page = res.body as PageOut;
+    const page = res.body as PageBean;
     expect(page).toMatchObject({ id, title: "Deploy Runbook v2" });
     expect(page.version).toMatchObject({ number: 2, message: "Rewrite", authorId: AGENT_ACCOUNT_ID });
     expect(page.body?.storage?.value).toBe("<p>New</p>");
-    const again = update(site, id, { title: "Deploy Runbook v2", version: { number: 3 } }).body as PageOut;
+    const again = update(site, id, { title: "Deploy Runbook v2", version: { number: 3 } }).body as PageBean;
     expect(again.version.number).toBe(3);
   });
 
@@ -274,7 +258,7 @@ describe("updatePage", () => {
     const id = pageId("Deploy Runbook");
     const onboarding = pageId("Onboarding");
     const page = update(site, id, { title: "Deploy Runbook", parentId: onboarding, version: { number: 2 } })
-      .body as PageOut;
+      .body as PageBean;
     expect(page.parentId).toBe(onboarding);
     const children = (call(site, "getChildPages", { id: onboarding }).body as { results: { id: string }[] })
       .results;
@@ -284,8 +268,8 @@ describe("updatePage", () => {
   it("publishes a draft", () => {
     const { site, eng } = fixture();
     const draft = call(site, "createPage", {}, { spaceId: eng.id, status: "draft", title: "WIP" })
-      .body as PageOut;
-    const page = update(site, draft.id, { title: "WIP", version: { number: 1 } }).body as PageOut;
+      .body as PageBean;
+    const page = update(site, draft.id, { title: "WIP", version: { number: 1 } }).body as PageBean;
     expect(page).toMatchObject({ status: "current", title: "WIP" });
   });
 

@@ -1,30 +1,10 @@
 import { describe, expect, it } from "vitest";
 import { call } from "../../../../test/support/call.ts";
+import { engAndOps, type PageBean, type PageList } from "../../../../test/support/confluence-requests.ts";
 import { createSite } from "../../fixtures/default-site.ts";
 
-interface PageOut {
-  id: string;
-  title: string;
-  status: string;
-  spaceId: string;
-  parentId?: string;
-  position: number;
-  version?: { number: number };
-  body?: Record<string, { representation: string; value: string }>;
-  labels?: { results: { name: string; prefix: string; id: string }[] };
-  _links: { webui: string; editui: string; tinyui: string; base?: string };
-}
-interface PageList {
-  results: PageOut[];
-  _links: { next?: string; base: string };
-}
-
 const site = createSite({ seed: 1 });
-const spaces = (
-  call(site, "getSpaces").body as { results: { id: string; key: string; homepageId: string }[] }
-).results;
-const eng = spaces.find((s) => s.key === "ENG")!;
-const ops = spaces.find((s) => s.key === "OPS")!;
+const { eng, ops } = engAndOps(site);
 
 function nextParams(next: string): Record<string, string> {
   return Object.fromEntries(new URL(next, "http://x").searchParams);
@@ -144,7 +124,7 @@ describe("getPageById", () => {
   const runbook = (call(site, "getPages", { title: "Rollback Runbook" }).body as PageList).results[0]!;
 
   it("returns the page with version, links and base, and no body without body-format", () => {
-    const body = call(site, "getPageById", { id: runbook.id }).body as PageOut;
+    const body = call(site, "getPageById", { id: runbook.id }).body as PageBean;
     expect(body).toMatchObject({
       id: runbook.id,
       title: "Rollback Runbook",
@@ -160,7 +140,7 @@ describe("getPageById", () => {
 
   it("converts a storage body to atlas_doc_format (a JSON string)", () => {
     const body = call(site, "getPageById", { id: runbook.id, "body-format": "atlas_doc_format" })
-      .body as PageOut;
+      .body as PageBean;
     const adf = body.body?.atlas_doc_format;
     expect(adf?.representation).toBe("atlas_doc_format");
     expect(JSON.parse(adf!.value)).toEqual({
@@ -179,7 +159,7 @@ describe("getPageById", () => {
       id: labelled.pageId,
       "include-labels": "true",
       "include-version": "false",
-    }).body as PageOut;
+    }).body as PageBean;
     expect(body.labels?.results).toContainEqual({
       id: labelled.labelId,
       name: labelled.name,

@@ -1,31 +1,10 @@
 import { describe, expect, it } from "vitest";
 import { call } from "../../../../test/support/call.ts";
+import { fieldErrors, getIssue, type IssueBean, rejected } from "../../../../test/support/jira-requests.ts";
 import { AGENT_ACCOUNT_ID, createSite } from "../../fixtures/default-site.ts";
 import { paragraphDoc } from "../../fixtures/text.ts";
 import type { Site } from "../../site.ts";
 
-/** Response JSON read in depth by the assertions. */
-// biome-ignore lint/suspicious/noExplicitAny: tests read deep response JSON
-type Json = any;
-type Bean = { id: string; key: string; fields: Record<string, Json> };
-
-const getIssue = (site: Site, key: string) => call(site, "getIssue", { issueIdOrKey: key }).body as Bean;
-
-function rejected(
-  site: Site,
-  operationId: string,
-  params: Record<string, unknown>,
-  body: unknown,
-  status = 400,
-) {
-  const before = site.hash();
-  const res = call(site, operationId, params, body);
-  expect(res.status).toBe(status);
-  expect(site.hash()).toBe(before);
-  return res.body;
-}
-
-const errors = (errors: Record<string, string>) => ({ errorMessages: [], errors });
 const NOT_FOUND = {
   errorMessages: ["Issue does not exist or you do not have permission to see it."],
   errors: {},
@@ -91,7 +70,7 @@ describe("editIssue", () => {
       },
     );
     expect(res.status).toBe(200);
-    const bean = res.body as Bean;
+    const bean = res.body as IssueBean;
     expect(bean.key).toBe("ENG-3");
     expect(bean.fields).toMatchObject({ summary: "Via update", labels: ["a", "b"], description: null });
     expect(bean.fields.assignee.accountId).toBe(active[0]!.accountId);
@@ -117,7 +96,7 @@ describe("editIssue", () => {
     const child = getIssue(site, subtask.key);
     expect(child.fields.parent.key).toBe(target.key);
     expect(child.fields.status.id).toBe(subtask.statusId);
-    expect(getIssue(site, target.key).fields.subtasks.map((s: Bean) => s.key)).toEqual([subtask.key]);
+    expect(getIssue(site, target.key).fields.subtasks.map((s: IssueBean) => s.key)).toEqual([subtask.key]);
   });
 
   it("changes the issue type within the same level", () => {
@@ -158,7 +137,7 @@ describe("editIssue", () => {
         },
       ),
     ).toEqual(
-      errors({
+      fieldErrors({
         summary: "You must specify a summary of the issue.",
         project: "Field 'project' cannot be set. It is not on the appropriate screen, or unknown.",
         status: "Field 'status' cannot be set. It is not on the appropriate screen, or unknown.",
@@ -174,7 +153,7 @@ describe("editIssue", () => {
         { issueIdOrKey: "ENG-2" },
         { fields: { labels: [] }, update: { labels: [{ add: "x" }] } },
       ),
-    ).toEqual(errors({ labels: "Field 'labels' cannot be set in both 'fields' and 'update'." }));
+    ).toEqual(fieldErrors({ labels: "Field 'labels' cannot be set in both 'fields' and 'update'." }));
     expect(
       rejected(
         site,
@@ -182,7 +161,7 @@ describe("editIssue", () => {
         { issueIdOrKey: subtask.key },
         { update: { parent: [{ set: { none: true } }] } },
       ),
-    ).toEqual(errors({ parent: "Issue type is a sub-task but parent issue key or id not specified." }));
+    ).toEqual(fieldErrors({ parent: "Issue type is a sub-task but parent issue key or id not specified." }));
     expect(
       rejected(
         site,
@@ -190,10 +169,10 @@ describe("editIssue", () => {
         { issueIdOrKey: standard[0]!.key },
         { fields: { parent: { key: standard[1]!.key } } },
       ),
-    ).toEqual(errors({ parent: "Given parent work item does not belong to appropriate hierarchy." }));
+    ).toEqual(fieldErrors({ parent: "Given parent work item does not belong to appropriate hierarchy." }));
     expect(
       rejected(site, "editIssue", { issueIdOrKey: subtask.key }, { fields: { parent: { key: "OPS-1" } } }),
-    ).toEqual(errors({ parent: "Sub-tasks must be created in the same project as the parent." }));
+    ).toEqual(fieldErrors({ parent: "Sub-tasks must be created in the same project as the parent." }));
     expect(
       rejected(
         site,
@@ -201,10 +180,10 @@ describe("editIssue", () => {
         { issueIdOrKey: standard[0]!.key },
         { fields: { issuetype: { name: "Sub-task" } } },
       ),
-    ).toEqual(errors({ issuetype: "The issue type selected is invalid." }));
+    ).toEqual(fieldErrors({ issuetype: "The issue type selected is invalid." }));
     expect(
       rejected(site, "editIssue", { issueIdOrKey: "ENG-2" }, { update: { summary: [{ add: "x" }] } }),
-    ).toEqual(errors({ summary: "The operation 'add' is not supported for the field 'summary'." }));
+    ).toEqual(fieldErrors({ summary: "The operation 'add' is not supported for the field 'summary'." }));
     expect(
       rejected(
         site,
@@ -213,7 +192,7 @@ describe("editIssue", () => {
         { update: { comment: [{ add: { body: "hi" } }] } },
       ),
     ).toEqual(
-      errors({
+      fieldErrors({
         comment: "Operation value must be an Atlassian Document (see the Atlassian Document Format)",
       }),
     );
@@ -241,13 +220,13 @@ describe("assignIssue", () => {
     const site = createSite({ seed: 1 });
     const { inactive } = people(site);
     expect(rejected(site, "assignIssue", { issueIdOrKey: "ENG-5" }, { accountId: "nobody" })).toEqual(
-      errors({ assignee: "Specified user does not exist or you do not have required permissions" }),
+      fieldErrors({ assignee: "Specified user does not exist or you do not have required permissions" }),
     );
     expect(
       rejected(site, "assignIssue", { issueIdOrKey: "ENG-5" }, { accountId: inactive.accountId }),
-    ).toEqual(errors({ assignee: `User '${inactive.displayName}' cannot be assigned issues.` }));
+    ).toEqual(fieldErrors({ assignee: `User '${inactive.displayName}' cannot be assigned issues.` }));
     expect(rejected(site, "assignIssue", { issueIdOrKey: "ENG-5" }, {})).toEqual(
-      errors({ accountId: "The accountId of the user to assign must be specified." }),
+      fieldErrors({ accountId: "The accountId of the user to assign must be specified." }),
     );
     expect(rejected(site, "assignIssue", { issueIdOrKey: "ENG-5" }, { name: "alex" })).toEqual({
       errorMessages: ["'accountId' must be the only user identifying query parameter in GDPR strict mode."],

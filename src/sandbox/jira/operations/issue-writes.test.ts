@@ -1,32 +1,9 @@
 import { describe, expect, it } from "vitest";
 import { call } from "../../../../test/support/call.ts";
+import { fieldErrors, getIssue, type Json, rejected } from "../../../../test/support/jira-requests.ts";
 import { AGENT_ACCOUNT_ID, createSite } from "../../fixtures/default-site.ts";
 import { paragraphDoc } from "../../fixtures/text.ts";
 import type { Site } from "../../site.ts";
-
-/** Response JSON read in depth by the assertions. */
-// biome-ignore lint/suspicious/noExplicitAny: tests read deep response JSON
-type Json = any;
-type Bean = { id: string; key: string; fields: Record<string, Json> };
-
-const getIssue = (site: Site, key: string) => call(site, "getIssue", { issueIdOrKey: key }).body as Bean;
-
-/** Runs a request that must fail and change nothing; returns its body. */
-function rejected(
-  site: Site,
-  operationId: string,
-  params: Record<string, unknown>,
-  body: unknown,
-  status = 400,
-) {
-  const before = site.hash();
-  const res = call(site, operationId, params, body);
-  expect(res.status).toBe(status);
-  expect(site.hash()).toBe(before);
-  return res.body;
-}
-
-const errors = (errors: Record<string, string>) => ({ errorMessages: [], errors });
 
 function people(site: Site) {
   const users = [...site.values("users")];
@@ -125,7 +102,7 @@ describe("createIssue", () => {
       fields: { project: { key: "OPS" }, issuetype: { name }, parent: { key: "OPS-1" }, summary: "x" },
     });
     expect(rejected(site, "createIssue", {}, body("Sub-task"))).toEqual(
-      errors({ issuetype: "The issue type selected is invalid." }),
+      fieldErrors({ issuetype: "The issue type selected is invalid." }),
     );
     expect(call(site, "createIssue", {}, body("Subtask")).status).toBe(201);
   });
@@ -154,36 +131,39 @@ describe("createIssue errors", () => {
 
   it("collects every missing required field", () => {
     expect(rejected(site, "createIssue", {}, { fields: {} })).toEqual(
-      errors({
+      fieldErrors({
         project: "Specify a valid project ID or key",
         issuetype: "Specify an issue type",
         summary: "You must specify a summary of the issue.",
       }),
     );
     expect(rejected(site, "createIssue", {}, { fields: { project: { key: "ENG" } } })).toEqual(
-      errors({ issuetype: "Specify an issue type", summary: "You must specify a summary of the issue." }),
+      fieldErrors({
+        issuetype: "Specify an issue type",
+        summary: "You must specify a summary of the issue.",
+      }),
     );
   });
 
   it("names the field when a string is sent where an object is expected", () => {
     expect(
       rejected(site, "createIssue", {}, { fields: { project: "ENG", issuetype: "Task", summary: "x" } }),
-    ).toEqual(errors({ project: "data was not an object", issuetype: "data was not an object" }));
+    ).toEqual(fieldErrors({ project: "data was not an object", issuetype: "data was not an object" }));
     expect(rejected(site, "createIssue", {}, task({ issuetype: "Task" }))).toEqual(
-      errors({ issuetype: "data was not an object" }),
+      fieldErrors({ issuetype: "data was not an object" }),
     );
     expect(rejected(site, "createIssue", {}, task({ priority: "High", labels: "a" }))).toEqual(
-      errors({ priority: "data was not an object", labels: "data was not an array" }),
+      fieldErrors({ priority: "data was not an object", labels: "data was not an array" }),
     );
   });
 
   it("rejects unknown projects and issue types of other projects", () => {
     expect(rejected(site, "createIssue", {}, task({ project: { key: "NOPE" } }))).toEqual(
-      errors({ project: "Specify a valid project ID or key" }),
+      fieldErrors({ project: "Specify a valid project ID or key" }),
     );
     const opsTask = [...site.values("issueTypes")].find((t) => t.projectId !== "10000" && t.name === "Task")!;
     expect(rejected(site, "createIssue", {}, task({ issuetype: { id: opsTask.id } }))).toEqual(
-      errors({ issuetype: "The issue type selected is invalid." }),
+      fieldErrors({ issuetype: "The issue type selected is invalid." }),
     );
   });
 
@@ -192,23 +172,23 @@ describe("createIssue errors", () => {
       fields: { project: { key: "ENG" }, issuetype: { name: "Sub-task" }, summary: "x", parent },
     });
     expect(rejected(site, "createIssue", {}, sub())).toEqual(
-      errors({ issuetype: "Issue type is a sub-task but parent issue key or id not specified." }),
+      fieldErrors({ issuetype: "Issue type is a sub-task but parent issue key or id not specified." }),
     );
     expect(rejected(site, "createIssue", {}, sub({ key: "ENG-9999" }))).toEqual(
-      errors({ parent: "Could not find issue by id or key." }),
+      fieldErrors({ parent: "Could not find issue by id or key." }),
     );
     expect(rejected(site, "createIssue", {}, sub("ENG-1"))).toEqual(
-      errors({ parent: "data was not an object" }),
+      fieldErrors({ parent: "data was not an object" }),
     );
     expect(rejected(site, "createIssue", {}, sub({ key: "OPS-1" }))).toEqual(
-      errors({ project: "Sub-tasks must be created in the same project as the parent." }),
+      fieldErrors({ project: "Sub-tasks must be created in the same project as the parent." }),
     );
     const subtask = [...site.values("issues")].find((i) => i.parentId !== null && i.key.startsWith("ENG-"))!;
     expect(rejected(site, "createIssue", {}, sub({ key: subtask.key }))).toEqual(
-      errors({ parent: "Given parent work item does not belong to appropriate hierarchy." }),
+      fieldErrors({ parent: "Given parent work item does not belong to appropriate hierarchy." }),
     );
     expect(rejected(site, "createIssue", {}, task({ parent: { key: "ENG-2" } }))).toEqual(
-      errors({ parent: "Given parent work item does not belong to appropriate hierarchy." }),
+      fieldErrors({ parent: "Given parent work item does not belong to appropriate hierarchy." }),
     );
   });
 
@@ -234,7 +214,7 @@ describe("createIssue errors", () => {
         }),
       ),
     ).toEqual(
-      errors({
+      fieldErrors({
         assignee: "Specified user does not exist or you do not have required permissions",
         reporter: "Specified user does not exist or you do not have required permissions",
         priority: "Specify the Priority (id or name) in the proper format",
@@ -246,13 +226,13 @@ describe("createIssue errors", () => {
       }),
     );
     expect(rejected(site, "createIssue", {}, task({ assignee: { accountId: inactive.accountId } }))).toEqual(
-      errors({ assignee: `User '${inactive.displayName}' cannot be assigned issues.` }),
+      fieldErrors({ assignee: `User '${inactive.displayName}' cannot be assigned issues.` }),
     );
     expect(rejected(site, "createIssue", {}, task({ summary: "a\nb" }))).toEqual(
-      errors({ summary: "The summary is invalid because it contains newline characters." }),
+      fieldErrors({ summary: "The summary is invalid because it contains newline characters." }),
     );
     expect(rejected(site, "createIssue", {}, task({ summary: "   " }))).toEqual(
-      errors({ summary: "You must specify a summary of the issue." }),
+      fieldErrors({ summary: "You must specify a summary of the issue." }),
     );
     expect(call(site, "createIssue", {}, task({ reporter: { accountId: active.accountId } })).status).toBe(
       201,
@@ -263,17 +243,17 @@ describe("createIssue errors", () => {
     expect(
       rejected(site, "createIssue", {}, task({ status: { name: "Done" }, customfield_10010: 3 })),
     ).toEqual(
-      errors({
+      fieldErrors({
         status: "Field 'status' cannot be set. It is not on the appropriate screen, or unknown.",
         customfield_10010:
           "Field 'customfield_10010' cannot be set. It is not on the appropriate screen, or unknown.",
       }),
     );
     expect(rejected(site, "createIssue", {}, { ...task({}), update: { summary: [{ set: "y" }] } })).toEqual(
-      errors({ summary: "Field 'summary' cannot be set in both 'fields' and 'update'." }),
+      fieldErrors({ summary: "Field 'summary' cannot be set in both 'fields' and 'update'." }),
     );
     expect(rejected(site, "createIssue", {}, { ...task({}), update: { labels: [{ edit: "y" }] } })).toEqual(
-      errors({ labels: "The operation 'edit' is not supported for the field 'labels'." }),
+      fieldErrors({ labels: "The operation 'edit' is not supported for the field 'labels'." }),
     );
   });
 });

@@ -1,12 +1,10 @@
 import { describe, expect, it } from "vitest";
 import { call } from "../../../../test/support/call.ts";
+import { type Json, rejected } from "../../../../test/support/jira-requests.ts";
 import { AGENT_ACCOUNT_ID, createSite } from "../../fixtures/default-site.ts";
 import { paragraphDoc } from "../../fixtures/text.ts";
 import type { Site } from "../../site.ts";
 
-/** Response JSON read in depth by the assertions. */
-// biome-ignore lint/suspicious/noExplicitAny: tests read deep response JSON
-type Json = any;
 type Fields = Record<string, Json>;
 type Transition = { id: string; name: string; to: { name: string }; fields?: Record<string, Json> };
 
@@ -17,14 +15,6 @@ const transitionsOf = (site: Site, key: string, params: Record<string, unknown> 
     .transitions;
 const move = (site: Site, key: string, id: string, extra: object = {}) =>
   call(site, "doTransition", { issueIdOrKey: key }, { transition: { id }, ...extra });
-
-function rejected(site: Site, params: Record<string, unknown>, body: unknown, status = 400) {
-  const before = site.hash();
-  const res = call(site, "doTransition", params, body);
-  expect(res.status).toBe(status);
-  expect(site.hash()).toBe(before);
-  return res.body;
-}
 
 /** A fresh site with a new To Do task; returns the site and the task's key. */
 function withNewTask(): [Site, string] {
@@ -131,19 +121,21 @@ describe("doTransition", () => {
 
   it("answers bad transitions with Jira's bodies and changes nothing", () => {
     const [site, key] = withNewTask();
-    expect(rejected(site, { issueIdOrKey: key }, {})).toEqual({
+    expect(rejected(site, "doTransition", { issueIdOrKey: key }, {})).toEqual({
       errorMessages: ["Missing 'transition' identifier"],
       errors: {},
     });
-    expect(rejected(site, { issueIdOrKey: key }, { transition: { id: "999" } })).toEqual({
+    expect(rejected(site, "doTransition", { issueIdOrKey: key }, { transition: { id: "999" } })).toEqual({
       errorMessages: ["Transition id '999' is not valid for this issue."],
       errors: {},
     });
-    expect(rejected(site, { issueIdOrKey: key }, { transition: { id: "41" } })).toEqual({
+    expect(rejected(site, "doTransition", { issueIdOrKey: key }, { transition: { id: "41" } })).toEqual({
       errorMessages: ["Transition id '41' is not valid for this issue."],
       errors: {},
     });
-    expect(rejected(site, { issueIdOrKey: "ENG-9999" }, { transition: { id: "21" } }, 404)).toEqual({
+    expect(
+      rejected(site, "doTransition", { issueIdOrKey: "ENG-9999" }, { transition: { id: "21" } }, 404),
+    ).toEqual({
       errorMessages: ["Issue does not exist or you do not have permission to see it."],
       errors: {},
     });
@@ -154,6 +146,7 @@ describe("doTransition", () => {
     expect(
       rejected(
         site,
+        "doTransition",
         { issueIdOrKey: key },
         { transition: { id: "21" }, fields: { resolution: { name: "Done" } } },
       ),
@@ -166,6 +159,7 @@ describe("doTransition", () => {
     expect(
       rejected(
         site,
+        "doTransition",
         { issueIdOrKey: key },
         { transition: { id: "21" }, update: { comment: [{ add: { body: paragraphDoc("x") } }] } },
       ),
@@ -176,6 +170,7 @@ describe("doTransition", () => {
     expect(
       rejected(
         site,
+        "doTransition",
         { issueIdOrKey: key },
         { transition: { id: "31" }, fields: { resolution: { name: "Fixed" }, assignee: null } },
       ),
@@ -187,7 +182,12 @@ describe("doTransition", () => {
       },
     });
     expect(
-      rejected(site, { issueIdOrKey: key }, { transition: { id: "31" }, fields: { resolution: "Done" } }),
+      rejected(
+        site,
+        "doTransition",
+        { issueIdOrKey: key },
+        { transition: { id: "31" }, fields: { resolution: "Done" } },
+      ),
     ).toEqual({
       errorMessages: [],
       errors: { resolution: "data was not an object" },

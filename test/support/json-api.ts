@@ -1,10 +1,8 @@
 /**
- * Test helpers for the env server: a JSON HTTP call against a running server, a fake clock, and the
- * REST request an agent tool call corresponds to (to drive a session's site over REST exactly as a
- * tool call would).
+ * Test helpers for servers: a JSON HTTP call against a running server, by fetch or over node:http
+ * through a keep-alive agent (one agent stands for one client).
  */
 import { type Agent, request } from "node:http";
-import type { Tool } from "../tools/define-tool.ts";
 
 // biome-ignore lint/suspicious/noExplicitAny: JSON answers are checked by the tests' assertions
 export interface JsonAnswer<T = any> {
@@ -59,36 +57,4 @@ export function agentApi(agent: Agent, base: string) {
       req.on("error", reject);
       req.end(payload);
     });
-}
-
-export function fakeClock(start = 1_000_000) {
-  let now = start;
-  return {
-    now: () => now,
-    advance: (ms: number) => {
-      now += ms;
-    },
-  };
-}
-
-/** The REST request (path with query, method, JSON body) that a tool call maps to. */
-export function restRequestFor(
-  tool: Tool,
-  args: Record<string, unknown>,
-): { method: string; path: string; body?: string } {
-  const { params, body } = tool.toInput(args);
-  const query = new URLSearchParams();
-  const path = tool.operation.path.replace(/\{(\w+)\}/g, (_, name: string) =>
-    encodeURIComponent(String(params[name])),
-  );
-  for (const [name, value] of Object.entries(params)) {
-    if (tool.operation.path.includes(`{${name}}`) || value === undefined) continue;
-    for (const v of Array.isArray(value) ? value : [value]) query.append(name, String(v));
-  }
-  const qs = query.toString();
-  return {
-    method: tool.operation.method,
-    path: qs ? `${path}?${qs}` : path,
-    body: tool.operation.body ? JSON.stringify(body) : undefined,
-  };
 }

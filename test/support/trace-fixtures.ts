@@ -2,9 +2,10 @@
  * Test support: hand-built EpisodeTrace records (a realistic conversation with one tool call, a chosen
  * reward, verdict and violations), so metrics, logs and reports are tested without running rollouts.
  */
-import type { EpisodeTrace } from "../agent/types.ts";
-import type { ViolationCode } from "../reward/score.ts";
-import { type EpisodeRecord, toEpisodeRecord } from "./episode-record.ts";
+import type { EpisodeTrace } from "../../src/agent/types.ts";
+import { type EpisodeRecord, toEpisodeRecord } from "../../src/eval/episode-record.ts";
+import type { ViolationCode } from "../../src/reward/score.ts";
+import { toolCallResult } from "../../src/tools/tool-call-result.ts";
 
 export interface TraceSpec {
   scenario?: string;
@@ -33,18 +34,18 @@ export function makeTrace(spec: TraceSpec = {}): EpisodeTrace {
   }));
   const callCount = spec.calls ?? 1;
   const observation = spec.observation ?? '{"key":"ENG-1","fields":{"summary":"Fix <login> & logout"}}';
-  const calls = Array.from({ length: callCount }, (_, i) => ({
-    name: "jira_get_issue",
-    arguments: { issueIdOrKey: `ENG-${i + 1}` },
-    operationId: "getIssue",
-    effect: "read" as const,
-    input: { params: { issueIdOrKey: `ENG-${i + 1}` }, body: undefined },
-    status: 200,
-    ok: true,
-    errorType: null,
-    body: {},
-    observation,
-  }));
+  const calls = Array.from({ length: callCount }, (_, i) =>
+    toolCallResult(
+      { name: "jira_get_issue", arguments: { issueIdOrKey: `ENG-${i + 1}` } },
+      { operationId: "getIssue", effect: "read" },
+      {
+        status: 200,
+        ok: true,
+        body: {},
+        input: { params: { issueIdOrKey: `ENG-${i + 1}` }, body: undefined },
+      },
+    ),
+  ).map((c) => ({ ...c, observation }));
   const toolCalls = calls.map((c, i) => ({
     id: `call_${i}_0`,
     type: "function" as const,

@@ -1,8 +1,9 @@
 /**
- * Episode: one task being attempted. It holds the task's site, offers the scenario's tools, executes
- * tool calls on the site (recording each on the trace and what each write changed), enforces the call
- * budget, and scores the trace against the task's Expectation and the site diff. The env server, the MCP server, the rollout loop
- * and the scripted policies all drive episodes through this one object.
+ * Episode: one task being attempted. It holds the task's site, offers the task's tools (taskTools),
+ * executes tool calls on the site (recording each on the trace, through the one toolCallResult builder,
+ * with what each write changed), enforces the call budget, and scores the trace against the task's
+ * Expectation and the site diff. The env server, the MCP server, the rollout loop, the audit and the
+ * scripted policies all drive episodes through this one object (layer `env`, between agent and scenarios).
  */
 
 import type { Expectation } from "../reward/expectation.ts";
@@ -10,17 +11,16 @@ import { type RewardMode, type Score, type ScoredCall, score } from "../reward/s
 import type { Operation, OperationContext } from "../sandbox/define-operation.ts";
 import { diff, type RecordChange } from "../sandbox/diff.ts";
 import type { OperationInput, OperationResult } from "../sandbox/execute.ts";
-import { AGENT_ACCOUNT_ID } from "../sandbox/fixtures/default-site.ts";
+import { AGENT_ACCOUNT_ID, DEFAULT_BASE_URL } from "../sandbox/fixtures/default-site.ts";
 import type { Site } from "../sandbox/site.ts";
-import { allToolNames, offeredTools, type ToolSetName } from "../tools/aliases/tool-sets.ts";
-import { defaultTools } from "../tools/catalogue.ts";
+import type { Scenario, Task } from "../scenarios/define-scenario.ts";
+import { referenceChanges } from "../scenarios/reference-outcome.ts";
+import { siteForTask } from "../scenarios/tasks.ts";
+import { allToolNames, type ToolSetName } from "../tools/aliases/tool-sets.ts";
 import { type FunctionTool, type Tool, toFunctionTool } from "../tools/define-tool.ts";
-import { executeToolCall, type ToolCallRequest, type ToolCallResult } from "../tools/execute-tool.ts";
-import type { Scenario, Task } from "./define-scenario.ts";
-import { referenceChanges } from "./reference-outcome.ts";
-import { siteForTask } from "./tasks.ts";
-
-export const DEFAULT_BASE_URL = "https://atlas-gym.atlassian.net";
+import { executeToolCall } from "../tools/execute-tool.ts";
+import { type ToolCallRequest, type ToolCallResult, toolCallResult } from "../tools/tool-call-result.ts";
+import { taskTools } from "./offered-tools.ts";
 
 export interface Episode {
   readonly task: Task;
@@ -85,13 +85,7 @@ export function createEpisode<E>(
   const site = initial.fork();
   const baseUrl = options.baseUrl ?? DEFAULT_BASE_URL;
   const expectation = scenario.expect(task, initial, { baseUrl, restBaseUrl: options.restBaseUrl });
-  const catalogue = options.tools ?? defaultTools();
-  const offered =
-    options.toolSet && options.toolSet !== "default"
-      ? offeredTools(options.toolSet, scenario, operationNeeds(scenario))
-      : new Map(scenario.tools.map((name) => [name, catalogue.get(name)!]));
-  for (const [name, tool] of offered)
-    if (!tool) throw new Error(`Scenario ${scenario.id} names unknown tool ${name}`);
+  const offered = taskTools(scenario, options.toolSet, options.tools);
   const ctx: OperationContext = { baseUrl, accountId: AGENT_ACCOUNT_ID };
   const calls: ToolCallResult[] = [];
   /** What each call changed on the site: the diff from the state after the previous call. */
@@ -124,22 +118,10 @@ export function createEpisode<E>(
       );
     },
     recordOperation(op, input, result) {
-      const text = result.body === undefined ? "" : JSON.stringify(result.body);
-      const recorded: ToolCallResult = {
-        name: `${op.method} ${op.path}`,
-        arguments: input,
-        operationId: op.operationId,
-        effect: op.effect,
-        input: input && { params: input.params, body: input.body },
-        status: result.status,
-        ok: result.ok,
-        errorType: result.ok ? null : "api_error",
-        body: result.body ?? null,
-        observation: result.ok
-          ? text || `Done (HTTP ${result.status}, no content).`
-          : `Error ${result.status}: ${text}`,
-      };
-      return push(recorded);
+      const call = { name: `${op.method} ${op.path}`, arguments: input };
+      return push(
+        toolCallResult(call, op, { ...result, input: input && { params: input.params, body: input.body } }),
+      );
     },
     finish(message) {
       finalMessage = message;
@@ -159,37 +141,8 @@ export function createEpisode<E>(
   return episode;
 }
 
-/**
- * The operations a tool set must be able to run for a scenario: every write of its default tools, and
- * at least one of its reads (for R2).
- */
-export function operationNeeds(scenario: Scenario<unknown>) {
-  const ops = scenario.tools.map((name) => defaultTools().get(name)!.operation);
-  const reads = ops.filter((o) => o.effect === "read").map((o) => o.operationId);
-  return {
-    mutations: ops.filter((o) => o.effect === "write").map((o) => ({ operationId: o.operationId })),
-    validate: {
-      reads: [
-        { operationIds: reads },
-        ...(scenario.lookups ?? []).map((ids) => ({ operationIds: [...ids] })),
-      ],
-    },
-    verify: { reads: [{ operationIds: reads }] },
-  };
-}
-
 /** A call past the budget is recorded but not executed; the rollout is truncated after it. */
 function overBudget(call: ToolCallRequest, budget: number): ToolCallResult {
-  return {
-    name: call.name,
-    arguments: call.arguments,
-    operationId: null,
-    effect: null,
-    input: null,
-    status: null,
-    ok: false,
-    errorType: "budget",
-    body: null,
-    observation: `Error: the budget of ${budget} tool calls is spent; this call was not executed.`,
-  };
+  const message = `Error: the budget of ${budget} tool calls is spent; this call was not executed.`;
+  return toolCallResult(call, null, { status: null, errorType: "budget", message });
 }
