@@ -1,7 +1,7 @@
 /**
  * Helpers of the MCP suites: the SDK's own Client over stdio (spawning ./bin/atlas-gym mcp) or over
  * Streamable HTTP, a driver that runs a solution (default reference or alias solution) through a client,
- * and readers for the session's resources.
+ * the final answer of a bound session, and readers for the session's resources.
  */
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
@@ -9,6 +9,7 @@ import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/
 import { type AliasSolution, type Answer, aliasSolution } from "../src/scenarios/alias-solution.ts";
 import type { Task } from "../src/scenarios/define-scenario.ts";
 import { findScenario } from "../src/scenarios/index.ts";
+import { FINAL_ANSWER_TOOL } from "../src/server/mcp/final-answer.ts";
 import type { ToolSetName } from "../src/tools/aliases/tool-sets.ts";
 
 const BIN = new URL("../bin/atlas-gym", import.meta.url).pathname;
@@ -68,6 +69,16 @@ export async function solveOverMcp(client: Client, set: ToolSetName, task: Task)
     next = solution.next(answer);
   }
   return next.value;
+}
+
+/** Gives the final answer through a bound session's `submit_final_answer` tool; its answer as text. */
+export async function submitFinalAnswer(
+  client: Client,
+  answer: unknown,
+): Promise<{ isError: boolean; text: string }> {
+  const result = await client.callTool({ name: FINAL_ANSWER_TOOL, arguments: { answer } });
+  const text = (result.content as { type: string; text: string }[])[0]?.text ?? "";
+  return { isError: result.isError === true, text };
 }
 
 export async function readJson<T>(client: Client, uri: string): Promise<T> {
