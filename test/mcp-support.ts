@@ -6,6 +6,7 @@
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
+import type { FetchLike } from "@modelcontextprotocol/sdk/shared/transport.js";
 import { type AliasSolution, type Answer, aliasSolution } from "../src/scenarios/alias-solution.ts";
 import type { Task } from "../src/scenarios/define-scenario.ts";
 import { findScenario } from "../src/scenarios/index.ts";
@@ -31,10 +32,13 @@ export async function connectStdio(args: string[]): Promise<Connected> {
   return { client, stderr: () => stderr };
 }
 
-/** Connects the SDK client to a `/mcp` endpoint over Streamable HTTP. */
-export async function connectHttp(url: string | URL, token?: string): Promise<Client> {
+/**
+ * Connects the SDK client to a `/mcp` endpoint over Streamable HTTP; `fetch` sends its requests
+ * elsewhere than the network (a handler in process).
+ */
+export async function connectHttp(url: string | URL, token?: string, fetch?: FetchLike): Promise<Client> {
   const headers: Record<string, string> = token ? { authorization: `Bearer ${token}` } : {};
-  const transport = new StreamableHTTPClientTransport(new URL(url), { requestInit: { headers } });
+  const transport = new StreamableHTTPClientTransport(new URL(url), { requestInit: { headers }, fetch });
   const client = new Client({ name: "atlas-gym-test", version: "1.0.0" });
   await client.connect(transport);
   return client;
