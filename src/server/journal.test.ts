@@ -224,7 +224,7 @@ describe("serve --journal", () => {
     const client = await connectHttp(
       `http://gym.test/mcp?tools=mcp-atlassian&session=${id}`,
       undefined,
-      (url, init) => before.fetch(new Request(url, init)),
+      async (url, init) => before.fetch(new Request(url, init)),
     );
     const task = tasksFor(findScenario("jira-assign-v1"), "eval", 1, 11)[0]!;
     const final = await solveOverMcp(client, "mcp-atlassian", task);
