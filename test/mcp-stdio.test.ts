@@ -2,16 +2,25 @@
  * `atlas-gym mcp` over stdio with the SDK's own client (each test spawns ./bin/atlas-gym): the tools
  * of each set, bad arguments (an MCP tool error, the site unchanged), one task solved per set with its
  * prompt and score as resources, and a stdio session bridged to an env-server session (scored by
- * /v1/sessions/{sid}/score). Five spawns, run concurrently; the HTTP suite covers every scenario and
- * set, and src/cli/commands/mcp.test.ts the flags.
+ * /v1/sessions/{sid}/score); a task to decline earned with submit_final_answer, in the one-task mode and
+ * bridged. Seven spawns, run concurrently; the HTTP suite covers every scenario and set, and
+ * src/cli/commands/mcp.test.ts the flags.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { loadEvalSplit } from "../src/scenarios/frozen.ts";
 import { findScenario } from "../src/scenarios/index.ts";
 import { PROMPT_URI, SCORE_URI, SITE_URI } from "../src/server/mcp/create-mcp-server.ts";
+import { FINAL_ANSWER_TOOL } from "../src/server/mcp/final-answer.ts";
 import { type RunningGymServer, startGymServer } from "../src/server/start-gym-server.ts";
 import { type ToolSetName, toolSet } from "../src/tools/aliases/tool-sets.ts";
-import { callTool, connectStdio, readJson, readText, solveOverMcp } from "./mcp-support.ts";
+import {
+  callTool,
+  connectStdio,
+  readJson,
+  readText,
+  solveOverMcp,
+  submitFinalAnswer,
+} from "./mcp-support.ts";
 
 const BAD: Record<ToolSetName, [string, Record<string, unknown>]> = {
   default: ["jira_transition_issue", { issueIdOrKey: "ENG-1", transition: { id: "99999" } }],
@@ -67,6 +76,25 @@ describe.concurrent("atlas-gym mcp over stdio", () => {
     });
   });
 
+  it("one task to decline (jira-assign-v1 eval 11): earned by submit_final_answer, and only with it", async () => {
+    const task = loadEvalSplit(findScenario("jira-assign-v1")).tasks[11]!;
+    const args = ["--tools", "mcp-atlassian", "--scenario", "jira-assign-v1", "--index", "11"];
+    const { client } = await connectStdio(args);
+    try {
+      expect(client.getInstructions()).toContain(FINAL_ANSWER_TOOL);
+      const final = await solveOverMcp(client, "mcp-atlassian", task);
+      const unanswered = await readJson<Scored>(client, SCORE_URI);
+      expect(unanswered.passed).toBe(false);
+      expect(unanswered.violations.map((v) => v.code)).toContain("no_final_answer");
+      expect((await submitFinalAnswer(client, final)).isError).toBe(false);
+      const score = await readJson<Scored>(client, SCORE_URI);
+      expect(score.reward, score.explanation).toBe(1);
+      expect(score).toMatchObject({ passed: true, final_answer: final });
+    } finally {
+      await client.close();
+    }
+  });
+
   describe("bridged to an env-server session", () => {
     let server: RunningGymServer;
     beforeAll(async () => {
@@ -107,5 +135,50 @@ describe.concurrent("atlas-gym mcp over stdio", () => {
         await client.close();
       }
     });
+
+    it("earns a refusal with submit_final_answer, scored without final_message", async () => {
+      const auth = { authorization: "Bearer s3cret", "content-type": "application/json" };
+      const opened = await fetch(`${server.url}/v1/sessions`, {
+        method: "POST",
+        headers: auth,
+        body: JSON.stringify({ task_id: "jira-assign-v1/eval/11" }),
+      });
+      const { session_id: sid } = (await opened.json()) as { session_id: string };
+      const task = loadEvalSplit(findScenario("jira-assign-v1")).tasks[11]!;
+      const args = [
+        "--tools",
+        "mcp-atlassian",
+        "--session",
+        sid,
+        "--server",
+        server.url,
+        "--token",
+        "s3cret",
+      ];
+      const { client } = await connectStdio(args);
+      try {
+        const final = await solveOverMcp(client, "mcp-atlassian", task);
+        const scoreOf = async () =>
+          (await (
+            await fetch(`${server.url}/v1/sessions/${sid}/score`, { method: "POST", headers: auth })
+          ).json()) as Scored;
+        const before = await scoreOf();
+        expect(before.violations.map((v) => v.code)).toContain("no_final_answer");
+        expect((await submitFinalAnswer(client, final)).isError).toBe(false);
+        const score = await scoreOf();
+        expect(score.reward, score.explanation).toBe(1);
+        expect(score.passed).toBe(true);
+      } finally {
+        await client.close();
+      }
+    });
   });
 });
+
+interface Scored {
+  reward: number;
+  passed: boolean;
+  explanation: string;
+  violations: { code: string }[];
+  final_answer?: string | null;
+}

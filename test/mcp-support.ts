@@ -1,14 +1,16 @@
 /**
  * Helpers of the MCP suites: the SDK's own Client over stdio (spawning ./bin/atlas-gym mcp) or over
  * Streamable HTTP, a driver that runs a solution (default reference or alias solution) through a client,
- * and readers for the session's resources.
+ * the final answer of a bound session, and readers for the session's resources.
  */
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
+import type { FetchLike } from "@modelcontextprotocol/sdk/shared/transport.js";
 import { type AliasSolution, type Answer, aliasSolution } from "../src/scenarios/alias-solution.ts";
 import type { Task } from "../src/scenarios/define-scenario.ts";
 import { findScenario } from "../src/scenarios/index.ts";
+import { FINAL_ANSWER_TOOL } from "../src/server/mcp/final-answer.ts";
 import type { ToolSetName } from "../src/tools/aliases/tool-sets.ts";
 
 const BIN = new URL("../bin/atlas-gym", import.meta.url).pathname;
@@ -30,10 +32,13 @@ export async function connectStdio(args: string[]): Promise<Connected> {
   return { client, stderr: () => stderr };
 }
 
-/** Connects the SDK client to a `/mcp` endpoint over Streamable HTTP. */
-export async function connectHttp(url: string | URL, token?: string): Promise<Client> {
+/**
+ * Connects the SDK client to a `/mcp` endpoint over Streamable HTTP; `fetch` sends its requests
+ * elsewhere than the network (a handler in process).
+ */
+export async function connectHttp(url: string | URL, token?: string, fetch?: FetchLike): Promise<Client> {
   const headers: Record<string, string> = token ? { authorization: `Bearer ${token}` } : {};
-  const transport = new StreamableHTTPClientTransport(new URL(url), { requestInit: { headers } });
+  const transport = new StreamableHTTPClientTransport(new URL(url), { requestInit: { headers }, fetch });
   const client = new Client({ name: "atlas-gym-test", version: "1.0.0" });
   await client.connect(transport);
   return client;
@@ -68,6 +73,16 @@ export async function solveOverMcp(client: Client, set: ToolSetName, task: Task)
     next = solution.next(answer);
   }
   return next.value;
+}
+
+/** Gives the final answer through a bound session's `submit_final_answer` tool; its answer as text. */
+export async function submitFinalAnswer(
+  client: Client,
+  answer: unknown,
+): Promise<{ isError: boolean; text: string }> {
+  const result = await client.callTool({ name: FINAL_ANSWER_TOOL, arguments: { answer } });
+  const text = (result.content as { type: string; text: string }[])[0]?.text ?? "";
+  return { isError: result.isError === true, text };
 }
 
 export async function readJson<T>(client: Client, uri: string): Promise<T> {

@@ -2,12 +2,14 @@
  * The journal in process: a server built on a journal folder that another (abandoned, as after kill -9)
  * server wrote rebuilds every open session under its id, and the sessions continue exactly as if
  * nothing had happened; numbered calls retried across the restart are not applied twice; closed
- * sessions leave nothing; a journal that no longer replays is set aside, not half-restored.
+ * sessions leave nothing; a journal that no longer replays is set aside, not half-restored; calls and
+ * the final answer of a bound MCP session are journaled and replayed too.
  */
 import { existsSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
+import { connectHttp, solveOverMcp, submitFinalAnswer } from "../../test/mcp-support.ts";
 import { restRequestFor } from "../../test/support/rest-request.ts";
 import { recordReference } from "../agent/scripted/replay.ts";
 import { tasksFor } from "../scenarios/frozen.ts";
@@ -211,5 +213,32 @@ describe("serve --journal", () => {
     const after = createGymHandler({ seed: 1, journal: dir });
     expect(after.restored?.failed).toEqual([]);
     expect((await call(after, "GET", `/v1/sessions/${id}/trace`)).body).toEqual(expected);
+  });
+
+  it("journals a final answer given over MCP; the rebuilt session keeps it and scores the same", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "atlas-journal-"));
+    const before = createGymHandler({ seed: 1, journal: dir });
+    const { session_id: id } = (
+      await call(before, "POST", "/v1/sessions", { task_id: "jira-assign-v1/eval/11" })
+    ).body;
+    const client = await connectHttp(
+      `http://gym.test/mcp?tools=mcp-atlassian&session=${id}`,
+      undefined,
+      async (url, init) => before.fetch(new Request(url, init)),
+    );
+    const task = tasksFor(findScenario("jira-assign-v1"), "eval", 1, 11)[0]!;
+    const final = await solveOverMcp(client, "mcp-atlassian", task);
+    expect((await submitFinalAnswer(client, final)).isError).toBe(false);
+    await client.close();
+    expect(readFileSync(join(dir, `${id}.jsonl`), "utf8")).toContain(
+      JSON.stringify({ t: "final", message: final }),
+    );
+    const expected = (await call(before, "POST", `/v1/sessions/${id}/score`)).body;
+    expect(expected).toMatchObject({ reward: 1, passed: true });
+
+    const after = createGymHandler({ seed: 1, journal: dir });
+    expect(after.restored).toEqual({ restored: [id], failed: [] });
+    expect((await call(after, "GET", `/v1/sessions/${id}/trace`)).body.final_message).toBe(final);
+    expect((await call(after, "POST", `/v1/sessions/${id}/score`)).body).toEqual(expected);
   });
 });

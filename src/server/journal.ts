@@ -48,7 +48,7 @@ export interface OperationRecord {
   hash?: string;
 }
 
-/** The agent's final message, as sent with a score request. */
+/** The agent's final message, as sent with a score request or by a bound MCP session's submit_final_answer. */
 export interface FinalRecord {
   t: "final";
   message: string | null;

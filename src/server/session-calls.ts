@@ -1,7 +1,8 @@
 /**
  * Everything that changes a session's episode, in one place so that each change is journaled the same
  * way whatever surface made it: a tool call (the /v1 API or an MCP session bound to the episode), an
- * operation the REST facade ran on the session's site, and a score request with the final message.
+ * operation the REST facade ran on the session's site, and the agent's final answer (sent with a score
+ * request, or by a bound MCP session's `submit_final_answer`).
  * A tool call may carry the client's sequence number (`seq`, 1, 2, ... per session): a call retried
  * with the number of the call last applied gets that call's answer again instead of running twice.
  */
@@ -97,6 +98,21 @@ export function recordRestOperation(
   });
 }
 
+/** Keeps (and journals) the agent's final answer on a session; call it inside the session's lock. */
+function keepFinal(session: Session, message: string | null): void {
+  session.finalMessage = message;
+  session.episode.finish(message);
+  session.log({ t: "final", message });
+}
+
+/**
+ * Records the agent's final answer under the session's lock, as a score request with `final_message`
+ * does: how an MCP session bound to the episode gives one (its `submit_final_answer` tool).
+ */
+export function finishSession(session: Session, message: string): Promise<void> {
+  return session.run(() => keepFinal(session, message));
+}
+
 /** Scores a session under its lock, first keeping the final message when one is sent. */
 export function scoreSession(
   session: Session,
@@ -104,11 +120,7 @@ export function scoreSession(
   mode: RewardMode | undefined,
 ): Promise<Score> {
   return session.run((episode) => {
-    if (finalMessage !== undefined) {
-      session.finalMessage = finalMessage;
-      episode.finish(finalMessage);
-      session.log({ t: "final", message: finalMessage });
-    }
+    if (finalMessage !== undefined) keepFinal(session, finalMessage);
     const score = episode.score(mode);
     if (session.journaled) session.log({ t: "score", hash: episode.site.hash() });
     return score;

@@ -4,13 +4,15 @@
  * operation; a call's answer is the observation an agent sees elsewhere (the REST body as JSON, or the
  * vendor's error), with `isError` when the call failed, so bad arguments change nothing and say why.
  * Resources: `atlas-gym://site` (a digest of the site) always; `atlas-gym://task/prompt` and
- * `atlas-gym://task/score` when the session is bound to an episode.
+ * `atlas-gym://task/score` (with the final answer given so far) when the session is bound to an episode,
+ * which also gets the `submit_final_answer` tool (final-answer.ts).
  */
 import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import type { ToolCallResult } from "../../tools/tool-call-result.ts";
 import { VERSION } from "../../version.ts";
 import { scoreJson } from "../protocol.ts";
+import { FINAL_ANSWER_HINT, registerFinalAnswer } from "./final-answer.ts";
 import { inputSchemaFor } from "./input-schema.ts";
 import type { McpBinding } from "./mcp-binding.ts";
 
@@ -24,7 +26,7 @@ export function createMcpServer(binding: McpBinding): McpServer {
     { name: "atlas-gym", version: VERSION },
     {
       instructions: episode
-        ? `${episode.prompt}\n\n(atlas-gym task ${episode.taskId}; at most ${episode.budget} tool calls. The task is also at ${PROMPT_URI}; the current score at ${SCORE_URI}.)`
+        ? `${episode.prompt}\n\n(atlas-gym task ${episode.taskId}; at most ${episode.budget} tool calls. ${FINAL_ANSWER_HINT} The task is also at ${PROMPT_URI}; the current score at ${SCORE_URI}.)`
         : `A simulated Atlassian Cloud site (Jira and Confluence) with the "${binding.toolSet}" tool set. Nothing here touches a real site.`,
     },
   );
@@ -59,11 +61,14 @@ export function createMcpServer(binding: McpBinding): McpServer {
       "task-score",
       SCORE_URI,
       {
-        description: "The episode's score so far (paper reward, components, violations).",
+        description:
+          "The episode's score so far (paper reward, components, violations) and the final answer given.",
         mimeType: "application/json",
       },
-      async (uri) => json(uri, scoreJson(await episode.score())),
+      async (uri) =>
+        json(uri, { ...scoreJson(await episode.score()), final_answer: await episode.finalAnswer() }),
     );
+    registerFinalAnswer(server, episode);
   }
   return server;
 }

@@ -7,6 +7,7 @@ import { tasksFor } from "../../scenarios/frozen.ts";
 import { findScenario } from "../../scenarios/index.ts";
 import { createSessionStore } from "../sessions.ts";
 import { SCORE_URI } from "./create-mcp-server.ts";
+import { FINAL_ANSWER_TOOL } from "./final-answer.ts";
 import { createMcpHttpHandler, type McpHttpHandler } from "./http-handler.ts";
 
 /** An SDK client talking to the handler in process (its fetch stands in for the network). */
@@ -60,6 +61,7 @@ describe("the /mcp handler", () => {
       "getJiraIssue",
       "getTransitionsForJiraIssue",
       "searchJiraIssuesUsingJql",
+      FINAL_ANSWER_TOOL,
       "transitionJiraIssue",
     ]);
     const key = (task.expected as { issueKey: string }).issueKey;

@@ -16,7 +16,7 @@ import { MAX_BODY_BYTES, readBodyText } from "../../http/read-body.ts";
 import { createSite, DEFAULT_BASE_URL } from "../../sandbox/fixtures/default-site.ts";
 import type { Site } from "../../sandbox/site.ts";
 import { isToolSetName, TOOL_SET_NAMES } from "../../tools/aliases/tool-sets.ts";
-import { callTool } from "../session-calls.ts";
+import { callTool, finishSession } from "../session-calls.ts";
 import type { SessionStore } from "../sessions.ts";
 import { createMcpServer } from "./create-mcp-server.ts";
 import { createEpisodeBinding, createSiteBinding, type McpBinding } from "./mcp-binding.ts";
@@ -88,10 +88,11 @@ export function createMcpHttpHandler(options: McpHttpOptions): McpHttpHandler {
         `Env-server session ${sessionId} not found (closed, reaped, or never opened).`,
       );
     const binding = createEpisodeBinding(session.episode, tools, (fn) => session.run(fn));
-    // Calls go through the session so that they are journaled like /v1 calls.
+    // Calls and the final answer go through the session so that they are journaled like /v1 ones.
     return {
       ...binding,
       call: (request) => callTool(session, request, { set: tools, tools: binding.tools }),
+      episode: { ...binding.episode!, finish: (answer) => finishSession(session, answer) },
     };
   }
 

@@ -1,9 +1,10 @@
 /**
  * What an MCP session is bound to. A free session owns a forked site and offers every tool of its set;
  * an episode session offers the set's tools for its scenario, records every call on the episode's trace
- * (so its score counts whatever the agent did over MCP) and exposes the task prompt and the score. An
- * episode may belong to the env server, whose call lock (`run`) then orders MCP calls with REST and
- * /v1 calls on the same session.
+ * (so its score counts whatever the agent did over MCP), takes the agent's final answer (off the trace:
+ * it is not a call on the site) and exposes the task prompt and the score. An episode may belong to
+ * the env server, whose call lock (`run`) then orders MCP calls with REST and /v1 calls on the same
+ * session.
  */
 
 import type { Episode } from "../../env/episode.ts";
@@ -31,6 +32,10 @@ export interface McpBinding {
     readonly prompt: string;
     readonly budget: number;
     score(mode?: RewardMode): Promise<Score>;
+    /** Records the agent's final answer (the `submit_final_answer` tool); a later one replaces it. */
+    finish(answer: string): Promise<void>;
+    /** The final answer recorded so far, or null. */
+    finalAnswer(): Promise<string | null>;
   };
 }
 
@@ -73,6 +78,8 @@ export function createEpisodeBinding(
       prompt: episode.task.prompt,
       budget: episode.expectation.budget,
       score: (mode) => run((e) => e.score(mode)),
+      finish: (answer) => run((e) => e.finish(answer)),
+      finalAnswer: () => run((e) => e.finalMessage),
     },
   };
 }
