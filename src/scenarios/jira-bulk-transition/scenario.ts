@@ -92,6 +92,7 @@ export default defineScenario<BulkExpected>({
     let from: string | null = null;
     let target = random.pick(STATUSES).name;
     if (variant === "label" || variant === "refuse") labelSome(site, random, project, label!);
+    if (variant === "label") target = movableTarget(site, random, project.id, label!, target);
     if (variant === "paginate") {
       target = random.pick(["In Progress", "Done"]);
       const targetId = STATUSES.find((s) => s.name === target)!.id;
@@ -285,4 +286,17 @@ function assignSome(site: Site, random: Random, project: Project, statusId: stri
     site.put("issues", issue.id, { ...issue, ...resolution, statusId, assigneeId });
   });
   return person!.displayName;
+}
+
+/**
+ * The drawn target, unless every labelled issue is already in it (nothing to move): then another status
+ * that at least one of them is not in. Only that case draws again, so every other task stays as it was.
+ */
+function movableTarget(site: Site, random: Random, projectId: string, label: string, drawn: string): string {
+  const labelled = [...site.values("issues")].filter(
+    (i) => i.projectId === projectId && i.labels.includes(label),
+  );
+  const movable = (name: string) =>
+    labelled.some((i) => i.statusId !== STATUSES.find((s) => s.name === name)!.id);
+  return movable(drawn) ? drawn : random.pick(STATUSES.filter((s) => movable(s.name))).name;
 }
