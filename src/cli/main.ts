@@ -16,6 +16,12 @@ import { registerServe } from "./commands/serve.ts";
 import { registerTasks } from "./commands/tasks.ts";
 import { registerTrain } from "./commands/train.ts";
 
+// Output piped into a reader that stops early (`atlas-gym tasks | head`) ends the command quietly.
+process.stdout.on("error", (error: NodeJS.ErrnoException) => {
+  if (error.code !== "EPIPE") throw error;
+  process.exit(0);
+});
+
 const program = new Command()
   .name("atlas-gym")
   .description("Simulated Jira Cloud and Confluence Cloud for training and evaluating tool-using LLM agents.")

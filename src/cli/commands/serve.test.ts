@@ -29,9 +29,10 @@ describe("serve options", () => {
     ).toThrow(/--session-ttl must be a duration/);
   });
 
-  it("--help shows the --session-ttl default in the unit it accepts", () => {
-    const help = execFileSync(BIN, ["serve", "--help"], { encoding: "utf8" });
-    expect(help.replace(/\s+/g, " ")).toContain("(seconds, or 90s, 10m, 1h) (default: 600 s)");
+  it("--help shows the --session-ttl and --site-ttl defaults in the unit they accept", () => {
+    const help = execFileSync(BIN, ["serve", "--help"], { encoding: "utf8" }).replace(/\s+/g, " ");
+    expect(help).toContain("idle this long (seconds, or 90s, 10m, 1h) (default: 600 s)");
+    expect(help).toContain("(/s/<id>) idle this long (seconds, or 90s, 10m, 1h) (default: 3600 s)");
   });
 
   it("says in one line that a busy port is busy", async () => {

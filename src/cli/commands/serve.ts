@@ -79,11 +79,13 @@ export function registerServe(program: Command): void {
       "public URL clients reach the site at (self links and serverInfo use it), e.g. https://acme.atlassian.net",
       parseBaseUrl,
     )
-    .option(
-      "--site-ttl <duration>",
-      "evict isolated sites (/s/<id>) idle this long (seconds, or 90s, 10m, 1h)",
-      parseDuration("--site-ttl"),
-      3_600_000,
+    .addOption(
+      new Option(
+        "--site-ttl <duration>",
+        "evict isolated sites (/s/<id>) idle this long (seconds, or 90s, 10m, 1h)",
+      )
+        .argParser(parseDuration("--site-ttl"))
+        .default(3_600_000, "3600 s"),
     )
     .option(
       "--max-sites <n>",

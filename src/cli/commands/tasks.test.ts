@@ -1,4 +1,4 @@
-import { execFileSync } from "node:child_process";
+import { execFileSync, spawnSync } from "node:child_process";
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
 
@@ -27,5 +27,16 @@ describe("atlas-gym tasks --json", () => {
         "expected",
       ]);
     }
+  });
+});
+
+describe("atlas-gym tasks into a reader that stops early", () => {
+  it("ends quietly when the pipe closes (no EPIPE stack trace)", () => {
+    const run = spawnSync("bash", ["-c", `set -o pipefail; "${BIN}" tasks --scenario all | head -n 1`], {
+      encoding: "utf8",
+    });
+    expect(run.stdout.split("\n")[0]).toMatch(/^jira-transition-v1\/eval\/0 /);
+    expect(run.stderr).not.toMatch(/EPIPE|Error/);
+    expect(run.status).toBe(0);
   });
 });
