@@ -121,7 +121,7 @@ export function score(input: ScoreInput): Score {
       const onlyReads = counted.length > 0 && counted.every((c) => c.effect === "read" && c.ok);
       add(
         onlyReads ? "early_stop_after_read" : "missing_mutation",
-        `Not done: ${entity.label}; ${onlyReads ? "the agent stopped after reading" : writes > 0 ? `none of ${writes} write attempts did it` : "it was never attempted"}.`,
+        `Required end state not reached (${entity.label}); ${onlyReads ? "the agent stopped after reading" : writes > 0 ? `none of ${writes} write attempts did it` : "it was never attempted"}.`,
       );
     }
   }
