@@ -25,7 +25,7 @@ import {
   userName,
   variantFor,
 } from "../jira-picks.ts";
-import { paraphrase } from "../prompts.ts";
+import { capitalise, paraphrase } from "../prompts.ts";
 import { aliasSolutions } from "./alias-solutions.ts";
 
 type Variant = "assign" | "unassign" | "refuse";
@@ -57,8 +57,6 @@ const UNASSIGN = [
   "{issue} should go back to the unassigned pool.",
   "Clear the assignee of {issue}.",
 ];
-
-const cap = (text: string) => text.charAt(0).toUpperCase() + text.slice(1);
 
 export default defineScenario<AssignExpected>({
   id: "jira-assign-v1",
@@ -97,7 +95,7 @@ export default defineScenario<AssignExpected>({
         : paraphrase(random, ASSIGN, { issue: ref, person: assigneeName! });
     const lookups = kind === "key" ? 0 : kind === "summary" ? 1 : 2;
     return {
-      prompt: cap(prompt),
+      prompt: capitalise(prompt),
       expected: {
         variant,
         issueId: issue.id,

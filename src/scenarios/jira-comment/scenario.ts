@@ -27,7 +27,7 @@ import {
   userName,
   variantFor,
 } from "../jira-picks.ts";
-import { paraphrase } from "../prompts.ts";
+import { capitalise, paraphrase } from "../prompts.ts";
 import { aliasSolutions } from "./alias-solutions.ts";
 import { commentTexts } from "./pools.ts";
 
@@ -60,8 +60,6 @@ const MENTION = [
   'Please leave a comment on {issue} for {person} (mention them) with the text "{text}"',
   'Post "{text}" as a comment on {issue} and mention {person} in it.',
 ];
-
-const cap = (text: string) => text.charAt(0).toUpperCase() + text.slice(1);
 
 export default defineScenario<CommentExpected>({
   id: "jira-comment-v1",
@@ -110,7 +108,7 @@ export default defineScenario<CommentExpected>({
       : paraphrase(random, PLAIN, { issue: ref, text });
     const lookups = kind === "key" ? 0 : kind === "summary" ? 1 : 2;
     return {
-      prompt: cap(prompt),
+      prompt: capitalise(prompt),
       expected: {
         variant,
         issueId,

@@ -25,7 +25,7 @@ import {
   userName,
   variantFor,
 } from "../jira-picks.ts";
-import { fill } from "../prompts.ts";
+import { capitalise, fill } from "../prompts.ts";
 import { aliasSolutions } from "./alias-solutions.ts";
 import { dueDate, newLabels } from "./pools.ts";
 
@@ -53,8 +53,6 @@ const OPENINGS = [
   "Can you edit {issue}? ",
   "For {issue}, ",
 ];
-
-const cap = (text: string) => text.charAt(0).toUpperCase() + text.slice(1);
 
 export default defineScenario<EditExpected>({
   id: "jira-edit-fields-v1",
@@ -85,7 +83,7 @@ export default defineScenario<EditExpected>({
     if (refuse) {
       const missing = random.pick(MISSING_PRIORITIES);
       return {
-        prompt: cap(`${opening}set its priority to ${missing}.`),
+        prompt: capitalise(`${opening}set its priority to ${missing}.`),
         expected: {
           refuse,
           issueId: issue.id,
@@ -113,7 +111,7 @@ export default defineScenario<EditExpected>({
     const order = random.shuffle(parts);
     const list = `${order.slice(0, -1).join(", ")} and ${order.at(-1)}`;
     return {
-      prompt: cap(`${opening}${list}. Leave everything else as it is.`),
+      prompt: capitalise(`${opening}${list}. Leave everything else as it is.`),
       expected: {
         refuse,
         issueId: issue.id,

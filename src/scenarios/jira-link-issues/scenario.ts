@@ -26,7 +26,7 @@ import {
   userName,
   variantFor,
 } from "../jira-picks.ts";
-import { paraphrase } from "../prompts.ts";
+import { capitalise, paraphrase } from "../prompts.ts";
 import { aliasSolutions } from "./alias-solutions.ts";
 
 /** Directed link types (Relates reads the same both ways, so it cannot test direction). */
@@ -67,8 +67,6 @@ const REFUSE = [
   "Use the '{type}' link type to record that {a} {verb} {b}.",
 ];
 
-const cap = (text: string) => text.charAt(0).toUpperCase() + text.slice(1);
-
 export default defineScenario<LinkExpected>({
   id: "jira-link-issues-v1",
   description:
@@ -104,7 +102,7 @@ export default defineScenario<LinkExpected>({
     if (refuse) {
       const missing = random.pick(MISSING_TYPES);
       return {
-        prompt: cap(paraphrase(random, REFUSE, { ...values, type: missing.name, verb: missing.verb })),
+        prompt: capitalise(paraphrase(random, REFUSE, { ...values, type: missing.name, verb: missing.verb })),
         expected: {
           refuse,
           ...base,
@@ -121,7 +119,7 @@ export default defineScenario<LinkExpected>({
     const inwardPhrase = level === 2 || random.next() < 0.5;
     const verb = inwardPhrase ? type.inward : type.outward;
     return {
-      prompt: cap(paraphrase(random, PROMPTS, { ...values, type: type.name, verb })),
+      prompt: capitalise(paraphrase(random, PROMPTS, { ...values, type: type.name, verb })),
       expected: {
         refuse,
         ...base,
