@@ -10,19 +10,18 @@
  * person validate. Points 0.7 / 0.15 / 0.15 (refusals 0.85 / 0.15 / 0). Budget: the reference's calls + 3.
  */
 import type { Expectation } from "../../reward/expectation.ts";
-import type { Issue, JiraUser } from "../../sandbox/jira/model.ts";
+import type { JiraUser } from "../../sandbox/jira/model.ts";
 import { call, defineScenario } from "../define-scenario.ts";
-import { accountIdOf, type IssueClue, issueKeyOf } from "../jira-lookups.ts";
+import { accountIdOf, issueKeyOf } from "../jira-lookups.ts";
 import {
   absentPeople,
   describeIssue,
+  type IssueClue,
   type IssueRefKind,
-  lookalikeIssues,
+  issueClue,
+  issuesForLevel,
+  lookupCalls,
   people,
-  projectOf,
-  soleAssignedIssues,
-  topLevelIssues,
-  userName,
   variantFor,
 } from "../jira-picks.ts";
 import { capitalise, paraphrase } from "../prompts.ts";
@@ -75,10 +74,7 @@ export default defineScenario<AssignExpected>({
         : level === 2 || random.next() < 0.3
           ? "summary"
           : "key";
-    const pool: Issue[] =
-      level === 1 ? topLevelIssues(site) : level === 2 ? lookalikeIssues(site) : soleAssignedIssues(site);
-    const issue = random.pick(pool);
-    const project = projectOf(site, issue);
+    const issue = random.pick(issuesForLevel(site, level));
     const exclude = [issue.assigneeId ?? ""];
     const candidates = people(site, { namesakes: level >= 2 || random.next() < 0.5, exclude });
     const person: JiraUser | null = variant === "assign" ? random.pick(candidates) : null;
@@ -93,22 +89,15 @@ export default defineScenario<AssignExpected>({
       variant === "unassign"
         ? paraphrase(random, UNASSIGN, { issue: ref })
         : paraphrase(random, ASSIGN, { issue: ref, person: assigneeName! });
-    const lookups = kind === "key" ? 0 : kind === "summary" ? 1 : 2;
     return {
       prompt: capitalise(prompt),
       expected: {
         variant,
         issueId: issue.id,
-        issue: {
-          kind,
-          key: issue.key,
-          projectKey: project.key,
-          summary: issue.summary,
-          assigneeName: issue.assigneeId ? userName(site, issue.assigneeId) : null,
-        },
+        issue: issueClue(site, issue, kind),
         assigneeName,
         assigneeAccountId: person?.accountId ?? null,
-        referenceCalls: lookups + (variant === "unassign" ? 0 : 1) + (variant === "refuse" ? 1 : 3),
+        referenceCalls: lookupCalls(kind) + (variant === "unassign" ? 0 : 1) + (variant === "refuse" ? 1 : 3),
       },
     };
   },

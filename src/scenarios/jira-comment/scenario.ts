@@ -11,20 +11,19 @@
  * 0.7 / 0.15 / 0.15 (refusals 0.85 / 0.15 / 0). Budget: the reference's calls + 3.
  */
 import type { Expectation } from "../../reward/expectation.ts";
-import type { Issue, JiraUser } from "../../sandbox/jira/model.ts";
+import type { JiraUser } from "../../sandbox/jira/model.ts";
 import type { Random } from "../../sandbox/random.ts";
 import type { Site } from "../../sandbox/site.ts";
 import { call, defineScenario } from "../define-scenario.ts";
-import { accountIdOf, type IssueClue, issueKeyOf, searchAll } from "../jira-lookups.ts";
+import { accountIdOf, issueKeyOf, searchAll } from "../jira-lookups.ts";
 import {
   describeIssue,
+  type IssueClue,
   type IssueRefKind,
-  lookalikeIssues,
+  issueClue,
+  issuesForLevel,
+  lookupCalls,
   people,
-  projectOf,
-  soleAssignedIssues,
-  topLevelIssues,
-  userName,
   variantFor,
 } from "../jira-picks.ts";
 import { capitalise, paraphrase } from "../prompts.ts";
@@ -90,23 +89,14 @@ export default defineScenario<CommentExpected>({
       absentAssigneeId = person.accountId;
       ref = `the ${projectName} issue currently assigned to ${person.displayName}`;
     } else {
-      const pool: Issue[] =
-        level === 1 ? topLevelIssues(site) : level === 2 ? lookalikeIssues(site) : soleAssignedIssues(site);
-      const issue = random.pick(pool);
+      const issue = random.pick(issuesForLevel(site, level));
       issueId = issue.id;
-      clue = {
-        kind,
-        key: issue.key,
-        projectKey: projectOf(site, issue).key,
-        summary: issue.summary,
-        assigneeName: issue.assigneeId ? userName(site, issue.assigneeId) : null,
-      };
+      clue = issueClue(site, issue, kind);
       ref = describeIssue(site, issue, kind);
     }
     const prompt = mention
       ? paraphrase(random, MENTION, { issue: ref, person: mention.displayName, text })
       : paraphrase(random, PLAIN, { issue: ref, text });
-    const lookups = kind === "key" ? 0 : kind === "summary" ? 1 : 2;
     return {
       prompt: capitalise(prompt),
       expected: {
@@ -117,7 +107,7 @@ export default defineScenario<CommentExpected>({
         mentionName: mention?.displayName ?? null,
         mentionAccountId: mention?.accountId ?? null,
         absentAssigneeId,
-        referenceCalls: lookups + (variant === "refuse" ? 0 : 3) + (mention ? 1 : 0),
+        referenceCalls: lookupCalls(kind) + (variant === "refuse" ? 0 : 3) + (mention ? 1 : 0),
       },
     };
   },

@@ -20,7 +20,7 @@ import type { Site } from "../../sandbox/site.ts";
 import { call, defineScenario } from "../define-scenario.ts";
 import { newLabels } from "../jira-edit-fields/pools.ts";
 import { searchAll } from "../jira-lookups.ts";
-import { jqlString, topLevelIssues, variantFor } from "../jira-picks.ts";
+import { jqlString, refusesAtLevel3, topLevelIssues } from "../jira-picks.ts";
 import { fill } from "../prompts.ts";
 import { aliasSolutions } from "./alias-solutions.ts";
 import { ideas } from "./pools.ts";
@@ -67,7 +67,7 @@ export default defineScenario<CreateExpected>({
   ],
   levels: [1, 2, 3],
   generate({ site, random, level, split, index }) {
-    const refuse = level === 3 && variantFor(split, index, [false, false, true]);
+    const refuse = refusesAtLevel3(level, split, index);
     const projectRef: ProjectRef = level === 1 ? "key" : level === 2 ? "name" : refuse ? "name" : "issue";
     const projects = [...site.values("projects")];
     const project = random.pick(projects);

@@ -14,16 +14,15 @@ import { ISSUE_LABELS } from "../../sandbox/fixtures/pools.ts";
 import { PRIORITIES } from "../../sandbox/jira/catalog.ts";
 import type { Issue } from "../../sandbox/jira/model.ts";
 import { call, defineScenario } from "../define-scenario.ts";
-import { type IssueClue, issueKeyOf } from "../jira-lookups.ts";
+import { issueKeyOf } from "../jira-lookups.ts";
 import {
   describeIssue,
+  type IssueClue,
   type IssueRefKind,
-  lookalikeIssues,
-  projectOf,
-  soleAssignedIssues,
-  topLevelIssues,
-  userName,
-  variantFor,
+  issueClue,
+  issuesForLevel,
+  lookupCalls,
+  refusesAtLevel3,
 } from "../jira-picks.ts";
 import { capitalise, fill } from "../prompts.ts";
 import { aliasSolutions } from "./alias-solutions.ts";
@@ -61,25 +60,17 @@ export default defineScenario<EditExpected>({
   tools: ["jira_get_issue", "jira_search_issues", "jira_find_users", "jira_edit_issue"],
   levels: [1, 2, 3],
   generate({ site, random, level, split, index }) {
-    const refuse = level === 3 && variantFor(split, index, [false, false, true]);
+    const refuse = refusesAtLevel3(level, split, index);
     const kind: IssueRefKind = level === 1 ? "key" : level === 2 ? "summary" : "assignee";
-    const pool =
-      level === 1 ? topLevelIssues(site) : level === 2 ? lookalikeIssues(site) : soleAssignedIssues(site);
-    let issue: Issue = random.pick(pool);
+    let issue: Issue = random.pick(issuesForLevel(site, level));
     const remove = level >= 2 && !refuse;
     if (remove && issue.labels.length === 0) {
       issue = { ...issue, labels: [random.pick(ISSUE_LABELS)] };
       site.put("issues", issue.id, issue);
     }
     const opening = fill(random.pick(OPENINGS), { issue: describeIssue(site, issue, kind) });
-    const clue: IssueClue = {
-      kind,
-      key: issue.key,
-      projectKey: projectOf(site, issue).key,
-      summary: issue.summary,
-      assigneeName: issue.assigneeId ? userName(site, issue.assigneeId) : null,
-    };
-    const lookups = kind === "key" ? 0 : kind === "summary" ? 1 : 2;
+    const clue = issueClue(site, issue, kind);
+    const lookups = lookupCalls(kind);
     if (refuse) {
       const missing = random.pick(MISSING_PRIORITIES);
       return {

@@ -15,16 +15,16 @@ import { ISSUE_LINK_TYPES } from "../../sandbox/jira/catalog.ts";
 import type { Issue } from "../../sandbox/jira/model.ts";
 import type { Site } from "../../sandbox/site.ts";
 import { call, defineScenario } from "../define-scenario.ts";
-import { type IssueClue, issueKeyOf } from "../jira-lookups.ts";
+import { issueKeyOf } from "../jira-lookups.ts";
 import {
   describeIssue,
+  type IssueClue,
   type IssueRefKind,
-  lookalikeIssues,
-  projectOf,
-  soleAssignedIssues,
+  issueClue,
+  issuesForLevel,
+  lookupCalls,
+  refusesAtLevel3,
   topLevelIssues,
-  userName,
-  variantFor,
 } from "../jira-picks.ts";
 import { capitalise, paraphrase } from "../prompts.ts";
 import { aliasSolutions } from "./alias-solutions.ts";
@@ -80,24 +80,14 @@ export default defineScenario<LinkExpected>({
   ],
   levels: [1, 2, 3],
   generate({ site, random, level, split, index }) {
-    const refuse = level === 3 && variantFor(split, index, [false, false, true]);
+    const refuse = refusesAtLevel3(level, split, index);
     const firstKind: IssueRefKind = level === 1 ? "key" : level === 2 ? "summary" : "assignee";
-    const firstPool =
-      level === 1 ? topLevelIssues(site) : level === 2 ? lookalikeIssues(site) : soleAssignedIssues(site);
-    const first = random.pick(firstPool);
+    const first = random.pick(issuesForLevel(site, level));
     const second = random.pick(unlinked(site, first));
     const secondKind: IssueRefKind = level === 3 && random.next() < 0.5 ? "summary" : "key";
-    const clue = (issue: Issue, kind: IssueRefKind) => ({
-      id: issue.id,
-      kind,
-      key: issue.key,
-      projectKey: projectOf(site, issue).key,
-      summary: issue.summary,
-      assigneeName: issue.assigneeId ? userName(site, issue.assigneeId) : null,
-    });
+    const clue = (issue: Issue, kind: IssueRefKind) => ({ id: issue.id, ...issueClue(site, issue, kind) });
     const values = { a: describeIssue(site, first, firstKind), b: describeIssue(site, second, secondKind) };
-    const lookups = (kind: IssueRefKind) => (kind === "key" ? 0 : kind === "summary" ? 1 : 2);
-    const calls = lookups(firstKind) + lookups(secondKind);
+    const calls = lookupCalls(firstKind) + lookupCalls(secondKind);
     const base = { first: clue(first, firstKind), second: clue(second, secondKind) };
     if (refuse) {
       const missing = random.pick(MISSING_TYPES);
