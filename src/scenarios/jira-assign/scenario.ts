@@ -12,6 +12,7 @@
 import type { Expectation } from "../../reward/expectation.ts";
 import type { JiraUser } from "../../sandbox/jira/model.ts";
 import { call, defineScenario } from "../define-scenario.ts";
+import { refusalExpectation, workExpectation } from "../expectation-parts.ts";
 import { accountIdOf, issueKeyOf } from "../jira-lookups.ts";
 import {
   absentPeople,
@@ -104,15 +105,13 @@ export default defineScenario<AssignExpected>({
   expect({ expected: e }): Expectation {
     const budget = e.referenceCalls + 3;
     if (e.variant === "refuse")
-      return {
-        entities: [],
-        validate: [{ table: "issues", id: e.issueId }],
-        refuse: `Nobody named ${e.assigneeName} is on the site, so ${e.issue.key} cannot be assigned to them.`,
+      return refusalExpectation(
+        `Nobody named ${e.assigneeName} is on the site, so ${e.issue.key} cannot be assigned to them.`,
+        [{ table: "issues", id: e.issueId }],
         budget,
-        points: { fields: 0.85, validate: 0.15, verify: 0 },
-      };
-    return {
-      entities: [
+      );
+    return workExpectation(
+      [
         {
           kind: "update",
           ref: e.issue.key,
@@ -125,13 +124,12 @@ export default defineScenario<AssignExpected>({
           fields: { assigneeId: { equals: e.assigneeAccountId } },
         },
       ],
-      validate: [
+      [
         { table: "issues", id: e.issueId },
         ...(e.assigneeAccountId ? [{ table: "users" as const, id: e.assigneeAccountId }] : []),
       ],
       budget,
-      points: { fields: 0.7, validate: 0.15, verify: 0.15 },
-    };
+    );
   },
   introduces: (e) => (e.variant === "refuse" ? [e.assigneeName!] : []),
   *reference({ expected: e }) {

@@ -15,6 +15,7 @@ import type { JiraUser } from "../../sandbox/jira/model.ts";
 import type { Random } from "../../sandbox/random.ts";
 import type { Site } from "../../sandbox/site.ts";
 import { call, defineScenario } from "../define-scenario.ts";
+import { refusalExpectation, workExpectation } from "../expectation-parts.ts";
 import { accountIdOf, issueKeyOf, searchAll } from "../jira-lookups.ts";
 import {
   describeIssue,
@@ -114,15 +115,13 @@ export default defineScenario<CommentExpected>({
   expect({ expected: e }): Expectation {
     const budget = e.referenceCalls + 3;
     if (e.variant === "refuse")
-      return {
-        entities: [],
-        validate: [{ table: "users", id: e.absentAssigneeId! }],
-        refuse: `${e.issue.assigneeName} has no issue in project ${e.issue.projectKey}, so there is nothing to comment on.`,
+      return refusalExpectation(
+        `${e.issue.assigneeName} has no issue in project ${e.issue.projectKey}, so there is nothing to comment on.`,
+        [{ table: "users", id: e.absentAssigneeId! }],
         budget,
-        points: { fields: 0.85, validate: 0.15, verify: 0 },
-      };
-    return {
-      entities: [
+      );
+    return workExpectation(
+      [
         {
           kind: "create",
           ref: `the comment on ${e.issue.key}`,
@@ -137,10 +136,9 @@ export default defineScenario<CommentExpected>({
           },
         },
       ],
-      validate: [{ table: "issues", id: e.issueId! }],
+      [{ table: "issues", id: e.issueId! }],
       budget,
-      points: { fields: 0.7, validate: 0.15, verify: 0.15 },
-    };
+    );
   },
   introduces: (e) => [e.text],
   *reference({ expected: e }) {

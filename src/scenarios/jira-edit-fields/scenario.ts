@@ -14,6 +14,7 @@ import { ISSUE_LABELS } from "../../sandbox/fixtures/pools.ts";
 import { PRIORITIES } from "../../sandbox/jira/catalog.ts";
 import type { Issue } from "../../sandbox/jira/model.ts";
 import { call, defineScenario } from "../define-scenario.ts";
+import { refusalExpectation, workExpectation } from "../expectation-parts.ts";
 import { issueKeyOf } from "../jira-lookups.ts";
 import {
   describeIssue,
@@ -121,15 +122,9 @@ export default defineScenario<EditExpected>({
     const budget = e.referenceCalls + 3;
     const validate = [{ table: "issues" as const, id: e.issueId }];
     if (e.refuse)
-      return {
-        entities: [],
-        validate,
-        refuse: `The site has no '${e.priorityName}' priority.`,
-        budget,
-        points: { fields: 0.85, validate: 0.15, verify: 0 },
-      };
-    return {
-      entities: [
+      return refusalExpectation(`The site has no '${e.priorityName}' priority.`, validate, budget);
+    return workExpectation(
+      [
         {
           kind: "update",
           ref: e.issue.key,
@@ -145,8 +140,7 @@ export default defineScenario<EditExpected>({
       ],
       validate,
       budget,
-      points: { fields: 0.7, validate: 0.15, verify: 0.15 },
-    };
+    );
   },
   introduces: (e) => (e.addLabel ? [e.addLabel] : []),
   *reference({ expected: e }) {

@@ -15,6 +15,7 @@ import { ISSUE_LINK_TYPES } from "../../sandbox/jira/catalog.ts";
 import type { Issue } from "../../sandbox/jira/model.ts";
 import type { Site } from "../../sandbox/site.ts";
 import { call, defineScenario } from "../define-scenario.ts";
+import { refusalExpectation, workExpectation } from "../expectation-parts.ts";
 import { issueKeyOf } from "../jira-lookups.ts";
 import {
   describeIssue,
@@ -130,15 +131,9 @@ export default defineScenario<LinkExpected>({
       { table: "issues" as const, id: e.second.id },
     ];
     if (e.refuse)
-      return {
-        entities: [],
-        validate,
-        refuse: `The site has no '${e.typeName}' issue link type.`,
-        budget,
-        points: { fields: 0.85, validate: 0.15, verify: 0 },
-      };
-    return {
-      entities: [
+      return refusalExpectation(`The site has no '${e.typeName}' issue link type.`, validate, budget);
+    return workExpectation(
+      [
         {
           kind: "create",
           ref: `the ${e.typeName} link`,
@@ -153,8 +148,7 @@ export default defineScenario<LinkExpected>({
       ],
       validate,
       budget,
-      points: { fields: 0.7, validate: 0.15, verify: 0.15 },
-    };
+    );
   },
   introduces: () => [],
   *reference({ expected: e }) {
