@@ -18,7 +18,6 @@
  */
 import type { Expectation } from "../../reward/expectation.ts";
 import { AGENT_ACCOUNT_ID } from "../../sandbox/fixtures/default-site.ts";
-import { escapeXml } from "../../sandbox/fixtures/text.ts";
 import { statusById } from "../../sandbox/jira/catalog.ts";
 import { searchIssues } from "../../sandbox/jira/jql/query.ts";
 import type { Issue } from "../../sandbox/jira/model.ts";
@@ -28,8 +27,7 @@ import { paraphrase } from "../prompts.ts";
 import { addTwinPage, contentPages, DECLINE_CLAUSE, mustDecline, spaceOf } from "../site-picks.ts";
 import { aliasSolutions } from "./alias-solutions.ts";
 import { pickFilter } from "./filters.ts";
-
-export const HEADER = ["Key", "Summary", "Status", "Assignee"];
+import { HEADER, reportTable } from "./report-table.ts";
 
 export interface StatusReportExpected {
   spaceId: string;
@@ -163,19 +161,7 @@ export default defineScenario<StatusReportExpected>({
       fields: ["summary", "status", "assignee"],
       maxResults: 100,
     });
-    type Found = {
-      key: string;
-      fields: { summary: string; status: { name: string }; assignee: { displayName: string } | null };
-    };
-    const rows = (found.body as { issues: Found[] }).issues.map((i) => [
-      i.key,
-      i.fields.summary,
-      i.fields.status.name,
-      i.fields.assignee?.displayName ?? "Unassigned",
-    ]);
-    const tr = (cells: string[], tag: string) =>
-      `<tr>${cells.map((c) => `<${tag}>${escapeXml(c)}</${tag}>`).join("")}</tr>`;
-    const value = `<table><tbody>${tr(HEADER, "th")}${rows.map((r) => tr(r, "td")).join("")}</tbody></table>`;
+    const value = reportTable(found.body);
     const created = yield call("confluence_create_page", {
       spaceId,
       parentId: parent.id,
@@ -184,7 +170,8 @@ export default defineScenario<StatusReportExpected>({
       body: { representation: "storage", value },
     });
     yield call("confluence_get_page", { id: (created.body as { id: string }).id, "body-format": "storage" });
-    return `Created "${e.title}" with ${rows.length} issues.`;
+    const count = (found.body as { issues: unknown[] }).issues.length;
+    return `Created "${e.title}" with ${count} issues.`;
   },
   aliasSolutions,
 });
