@@ -23,7 +23,8 @@ import type { Issue } from "../../sandbox/jira/model.ts";
 import type { Random } from "../../sandbox/random.ts";
 import type { Site } from "../../sandbox/site.ts";
 import { call, defineScenario } from "../define-scenario.ts";
-import { paraphrase } from "../prompts.ts";
+import { workPoints } from "../expectation-parts.ts";
+import { capitalise, paraphrase } from "../prompts.ts";
 import {
   addTwinPage,
   contentPages,
@@ -107,13 +108,13 @@ export default defineScenario<PageUpdateExpected>({
         if (!linked) expected.refuse = `${hop.issueKey} links to no Confluence page.`;
       }
     }
-    values.Page = values.page[0]!.toUpperCase() + values.page.slice(1);
+    values.Page = capitalise(values.page);
     const prompt = paraphrase(random.derive("prompt"), PROMPTS, values);
     return { prompt: level === 3 ? prompt + DECLINE_CLAUSE : prompt, expected };
   },
   introduces: (e) => [e.heading],
   expect({ expected: e }, site): Expectation {
-    const points = { fields: 0.7, validate: 0.15, verify: 0.15 };
+    const points = workPoints();
     const budget = (e.via === "issue" ? 6 : 5) + 4;
     const issue = e.issueId ? [{ table: "issues" as const, id: e.issueId }] : [];
     if (e.pageId === null) return { entities: [], validate: issue, refuse: e.refuse, budget, points };

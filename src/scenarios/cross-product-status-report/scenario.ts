@@ -23,6 +23,7 @@ import { searchIssues } from "../../sandbox/jira/jql/query.ts";
 import type { Issue } from "../../sandbox/jira/model.ts";
 import type { Site } from "../../sandbox/site.ts";
 import { call, defineScenario } from "../define-scenario.ts";
+import { workPoints } from "../expectation-parts.ts";
 import { paraphrase } from "../prompts.ts";
 import { addTwinPage, contentPages, DECLINE_CLAUSE, mustDecline, spaceOf } from "../site-picks.ts";
 import { aliasSolutions } from "./alias-solutions.ts";
@@ -114,7 +115,7 @@ export default defineScenario<StatusReportExpected>({
   },
   introduces: (e) => [e.title],
   expect({ expected: e }): Expectation {
-    const points = { fields: 0.7, validate: 0.15, verify: 0.15 };
+    const points = workPoints();
     const budget = (e.via === "name" ? 6 : 5) + 4;
     const space = { table: "spaces" as const, id: e.spaceId };
     if (e.parentId === null) return { entities: [], validate: [space], refuse: e.refuse, budget, points };
