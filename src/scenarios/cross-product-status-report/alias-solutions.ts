@@ -7,9 +7,9 @@ import {
   type AliasSolutions,
   CLOUD_ID as cloudId,
   DECLINED,
+  findRovoSpace,
   findSpaceKey,
   type Results,
-  type Space,
   type Users,
 } from "../alias-solution.ts";
 import { call } from "../define-scenario.ts";
@@ -26,13 +26,7 @@ const reportJql = (e: StatusReportExpected, accountId?: string) =>
 
 export const aliasSolutions: AliasSolutions<StatusReportExpected> = {
   *rovo({ expected: e }) {
-    const spaces = yield call(
-      "getConfluenceSpaces",
-      e.via === "key" ? { cloudId, keys: [e.spaceKey] } : { cloudId },
-    );
-    const space = (spaces.body as Results<Space>).results.find((s) =>
-      e.via === "key" ? s.key === e.spaceKey : s.name === e.spaceName,
-    )!;
+    const space = yield* findRovoSpace(e, e.via === "key");
     const pages = yield call("getPagesInConfluenceSpace", {
       cloudId,
       spaceId: space.id,
