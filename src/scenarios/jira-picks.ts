@@ -5,6 +5,7 @@
  */
 import { AGENT_ACCOUNT_ID } from "../sandbox/fixtures/default-site.ts";
 import type { Issue, JiraUser, Project } from "../sandbox/jira/model.ts";
+import type { Random } from "../sandbox/random.ts";
 import type { Site } from "../sandbox/site.ts";
 import type { Split } from "./define-scenario.ts";
 
@@ -106,6 +107,13 @@ export const issueClue = (site: Site, issue: Issue, kind: IssueRefKind): IssueCl
 
 /** Lookup calls a reference makes to find an issue named by `kind` (none, a search, or a person then a search). */
 export const lookupCalls = (kind: IssueRefKind): number => (kind === "key" ? 0 : kind === "summary" ? 1 : 2);
+
+/**
+ * How a level-1 or level-2 prompt names its issue, for families that mix the two at level 1: level 2 by
+ * summary (it has a look-alike); level 1 by key, or by summary three times in ten (draws only at level 1).
+ */
+export const keyOrSummary = (level: number, random: Random): IssueRefKind =>
+  level === 2 || random.next() < 0.3 ? "summary" : "key";
 
 /** The issues a level draws from: any top-level one, one with a look-alike, one its assignee solely holds. */
 export const issuesForLevel = (site: Site, level: number): Issue[] =>

@@ -21,6 +21,7 @@ import {
   type IssueRefKind,
   issueClue,
   issuesForLevel,
+  keyOrSummary,
   lookupCalls,
   people,
   variantFor,
@@ -68,13 +69,7 @@ export default defineScenario<AssignExpected>({
     const variant: Variant =
       level < 3 ? "assign" : variantFor(split, index, ["assign", "unassign", "refuse"] as const);
     const kind: IssueRefKind =
-      level === 3
-        ? variant === "refuse"
-          ? "summary"
-          : "assignee"
-        : level === 2 || random.next() < 0.3
-          ? "summary"
-          : "key";
+      level === 3 ? (variant === "refuse" ? "summary" : "assignee") : keyOrSummary(level, random);
     const issue = random.pick(issuesForLevel(site, level));
     const exclude = [issue.assigneeId ?? ""];
     const candidates = people(site, { namesakes: level >= 2 || random.next() < 0.5, exclude });

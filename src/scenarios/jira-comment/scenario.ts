@@ -23,6 +23,7 @@ import {
   type IssueRefKind,
   issueClue,
   issuesForLevel,
+  keyOrSummary,
   lookupCalls,
   people,
   variantFor,
@@ -78,8 +79,7 @@ export default defineScenario<CommentExpected>({
           );
     const text = random.pick(commentTexts(split));
     const mention = variant === "mention" ? random.pick(people(site, { namesakes: true })) : null;
-    const kind: IssueRefKind =
-      level === 3 ? "assignee" : level === 2 || random.next() < 0.3 ? "summary" : "key";
+    const kind: IssueRefKind = level === 3 ? "assignee" : keyOrSummary(level, random);
     let clue: IssueClue;
     let issueId: string | null = null;
     let ref: string;
