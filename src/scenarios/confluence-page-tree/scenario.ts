@@ -16,12 +16,13 @@
  * Introduced names: every page title.
  */
 import type { EntityExpectation, Expectation } from "../../reward/expectation.ts";
-import { attachLabel, insertPage, PAGE_ID_START } from "../../sandbox/confluence/store.ts";
+import { attachLabel, PAGE_ID_START } from "../../sandbox/confluence/store.ts";
 import { escapeXml } from "../../sandbox/fixtures/text.ts";
 import { call, defineScenario } from "../define-scenario.ts";
 import { workPoints } from "../expectation-parts.ts";
 import { paraphrase } from "../prompts.ts";
 import {
+  addCopyPage,
   addFillerPages,
   addTwinPage,
   contentPages,
@@ -93,8 +94,7 @@ export default defineScenario<PageTreeExpected>({
     let where = `under "${anchor.title}" in the ${space.key} space`;
     if (level === 2) {
       addTwinPage(site, random, anchor);
-      const { id: _id, position: _position, ...fields } = anchor;
-      insertPage(site, { ...fields, title: `Copy of ${anchor.title}` });
+      addCopyPage(site, anchor);
       where = `under "${anchor.title}" in the "${space.name}" space`;
     }
     if (level === 3) {

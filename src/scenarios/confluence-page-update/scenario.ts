@@ -16,7 +16,6 @@
  */
 import type { Expectation } from "../../reward/expectation.ts";
 import type { Page } from "../../sandbox/confluence/model.ts";
-import { insertPage } from "../../sandbox/confluence/store.ts";
 import { escapeXml } from "../../sandbox/fixtures/text.ts";
 import { IN_PROGRESS, statusById } from "../../sandbox/jira/catalog.ts";
 import type { Issue } from "../../sandbox/jira/model.ts";
@@ -26,6 +25,7 @@ import { call, defineScenario } from "../define-scenario.ts";
 import { workPoints } from "../expectation-parts.ts";
 import { capitalise, paraphrase } from "../prompts.ts";
 import {
+  addCopyPage,
   addTwinPage,
   contentPages,
   DECLINE_CLAUSE,
@@ -96,8 +96,7 @@ export default defineScenario<PageUpdateExpected>({
       bumpVersion(site, page, random.int(2, 6));
       const twin = addTwinPage(site, random, page);
       if (level === 2) {
-        const { id: _id, position: _position, ...fields } = page;
-        insertPage(site, { ...fields, title: `Copy of ${page.title}` });
+        addCopyPage(site, page);
         values.page = `the page "${page.title}" in the "${space.name}" space`;
         expected = { ...base, pageId: page.id, via: "name" };
       } else {
