@@ -102,3 +102,17 @@ export function* findSpaceKey(
   const results = (found.body as Results<{ space?: { key: string; name: string } }>).results;
   return results.find((r) => r.space?.name === e.spaceName)!.space!.key;
 }
+
+/** The Confluence space a task names by key (`byKey`) or only by name, through Rovo's getConfluenceSpaces. */
+export function* findRovoSpace(
+  e: { spaceKey: string; spaceName: string },
+  byKey: boolean,
+): Generator<ToolCallRequest, Space, Answer> {
+  const spaces: Answer = yield call(
+    "getConfluenceSpaces",
+    byKey ? { cloudId: CLOUD_ID, keys: [e.spaceKey] } : { cloudId: CLOUD_ID },
+  );
+  return (spaces.body as Results<Space>).results.find((s) =>
+    byKey ? s.key === e.spaceKey : s.name === e.spaceName,
+  )!;
+}

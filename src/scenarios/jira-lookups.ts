@@ -6,7 +6,7 @@
 import type { JiraUser } from "../sandbox/jira/model.ts";
 import type { ToolCallRequest, ToolCallResult } from "../tools/tool-call-result.ts";
 import { call } from "./define-scenario.ts";
-import { type IssueRefKind, jqlString } from "./jira-picks.ts";
+import { type IssueClue, jqlString } from "./jira-picks.ts";
 
 type Lookup<T> = Generator<ToolCallRequest, T, ToolCallResult>;
 
@@ -38,16 +38,6 @@ export function* searchAll(jql: string, fields: string[] = ["summary"]): Lookup<
     nextPageToken = body.nextPageToken;
   } while (nextPageToken);
   return all;
-}
-
-/** What a reference knows about the issue a prompt names (see describeIssue). */
-export interface IssueClue {
-  kind: IssueRefKind;
-  key: string;
-  projectKey: string;
-  summary: string;
-  /** Display name of the assignee (kind "assignee"). */
-  assigneeName: string | null;
 }
 
 /** The key of the issue a prompt names: as given, by exact summary, or via its assignee's accountId. */

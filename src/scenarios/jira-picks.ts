@@ -5,6 +5,7 @@
  */
 import { AGENT_ACCOUNT_ID } from "../sandbox/fixtures/default-site.ts";
 import type { Issue, JiraUser, Project } from "../sandbox/jira/model.ts";
+import type { Random } from "../sandbox/random.ts";
 import type { Site } from "../sandbox/site.ts";
 import type { Split } from "./define-scenario.ts";
 
@@ -85,6 +86,39 @@ export const userName = (site: Site, accountId: string): string => site.get("use
 /** How a prompt names an issue. */
 export type IssueRefKind = "key" | "summary" | "assignee";
 
+/** What a reference knows about the issue a prompt names (see describeIssue and issueKeyOf). */
+export interface IssueClue {
+  kind: IssueRefKind;
+  key: string;
+  projectKey: string;
+  summary: string;
+  /** Display name of the assignee (kind "assignee"). */
+  assigneeName: string | null;
+}
+
+/** The clue to `issue` for a prompt that names it by `kind`. */
+export const issueClue = (site: Site, issue: Issue, kind: IssueRefKind): IssueClue => ({
+  kind,
+  key: issue.key,
+  projectKey: projectOf(site, issue).key,
+  summary: issue.summary,
+  assigneeName: issue.assigneeId ? userName(site, issue.assigneeId) : null,
+});
+
+/** Lookup calls a reference makes to find an issue named by `kind` (none, a search, or a person then a search). */
+export const lookupCalls = (kind: IssueRefKind): number => (kind === "key" ? 0 : kind === "summary" ? 1 : 2);
+
+/**
+ * How a level-1 or level-2 prompt names its issue, for families that mix the two at level 1: level 2 by
+ * summary (it has a look-alike); level 1 by key, or by summary three times in ten (draws only at level 1).
+ */
+export const keyOrSummary = (level: number, random: Random): IssueRefKind =>
+  level === 2 || random.next() < 0.3 ? "summary" : "key";
+
+/** The issues a level draws from: any top-level one, one with a look-alike, one its assignee solely holds. */
+export const issuesForLevel = (site: Site, level: number): Issue[] =>
+  level === 1 ? topLevelIssues(site) : level === 2 ? lookalikeIssues(site) : soleAssignedIssues(site);
+
 export function describeIssue(site: Site, issue: Issue, kind: IssueRefKind): string {
   const project = projectOf(site, issue);
   if (kind === "key") return issue.key;
@@ -102,3 +136,7 @@ export const jqlString = (text: string) => `"${text.replace(/\\/g, "\\\\").repla
 export function variantFor<T>(split: Split, index: number, variants: readonly T[]): T {
   return variants[(split === "eval" ? index : Math.floor(index / 3)) % variants.length]!;
 }
+
+/** Whether a task refuses: one level-3 task in three (the others of level 3 and all below do the work). */
+export const refusesAtLevel3 = (level: number, split: Split, index: number): boolean =>
+  level === 3 && variantFor(split, index, [false, false, true]);

@@ -16,3 +16,6 @@ export function paraphrase(
 ): string {
   return fill(random.pick(templates), values);
 }
+
+/** The text with its first character in upper case (a prompt that opens with a placeholder). */
+export const capitalise = (text: string) => text.charAt(0).toUpperCase() + text.slice(1);

@@ -32,24 +32,37 @@ export function addTwinPage(site: Site, random: Random, page: Page): Page {
   return insertPage(site, { ...fields, spaceId: space.id, parentId: space.homepageId });
 }
 
+/** "Copy of <title>" beside `page` (same parent, body and author): a look-alike distractor. */
+export function addCopyPage(site: Site, page: Page): Page {
+  const { id: _id, position: _position, ...fields } = page;
+  return insertPage(site, { ...fields, title: `Copy of ${page.title}` });
+}
+
+/** A current page at version 1 whose body is one paragraph, "<title>.", written by `authorId`. */
+export function addNotePage(
+  site: Site,
+  page: { spaceId: string; parentId: string; title: string; authorId: string; createdAt: number },
+): Page {
+  const { spaceId, parentId, title, authorId, createdAt } = page;
+  return insertPage(site, {
+    spaceId,
+    parentId,
+    title,
+    status: "current",
+    authorId,
+    ownerId: authorId,
+    createdAt,
+    version: { number: 1, message: "", minorEdit: false, authorId, createdAt },
+    body: { representation: "storage", value: storageParagraphs([`${title}.`]) },
+  });
+}
+
 /** `count` filler pages under the space homepage, so that listing the space takes more than one page. */
 export function addFillerPages(site: Site, space: Space, count: number, authorId: string): void {
   const home = site.get("pages", space.homepageId)!;
   for (let i = 1; i <= count; i++) {
     const title = `${space.name} notes ${String(i).padStart(2, "0")}`;
-    const body = { representation: "storage" as const, value: storageParagraphs([`${title}.`]) };
-    const createdAt = site.now();
-    insertPage(site, {
-      spaceId: space.id,
-      parentId: home.id,
-      title,
-      status: "current",
-      authorId,
-      ownerId: authorId,
-      createdAt,
-      version: { number: 1, message: "", minorEdit: false, authorId, createdAt },
-      body,
-    });
+    addNotePage(site, { spaceId: space.id, parentId: home.id, title, authorId, createdAt: site.now() });
   }
 }
 

@@ -2,6 +2,7 @@
  * Test helpers for task families: score a task's reference solution, or an edited copy of its calls, on
  * a fresh episode with the reward engine (the same path eval and training take).
  */
+import { expect } from "vitest";
 import { recordReference, replay, runReference } from "../../src/agent/scripted/replay.ts";
 import { createEpisode, type Episode } from "../../src/env/episode.ts";
 import type { Score } from "../../src/reward/score.ts";
@@ -29,6 +30,16 @@ export function referenceProblems<E>(scenario: Scenario<E>, split: Split, index:
   if (score.reward !== 1 || !score.passed) problems.push(score.explanation);
   if (episode.calls.length > episode.expectation.budget) problems.push("over the budget");
   return problems;
+}
+
+/** Why the references of train tasks 0..n-1 are not perfect, clean solutions, by task (empty when all are). */
+export function trainReferenceProblems<E>(scenario: Scenario<E>, n: number): Record<string, string[]> {
+  const found: Record<string, string[]> = {};
+  for (let i = 0; i < n; i++) {
+    const problems = referenceProblems(scenario, "train", i);
+    if (problems.length > 0) found[`train ${i}`] = problems;
+  }
+  return found;
 }
 
 /** Scores the reference's calls after `edit`, with the reference's final answer. */
@@ -69,4 +80,24 @@ export function tasksWhere<E>(
   return Array.from({ length: n }, (_, i) => i).filter((i) =>
     test(generateTask(scenario, split, i).task.expected),
   );
+}
+
+/**
+ * Checks the first eval task `isRefusal` selects: its reference only reads, and doing the work anyway (the
+ * reference's calls, then `write`) fails with a collateral change. Returns the played reference.
+ */
+export function expectRefusalHolds<E>(
+  scenario: Scenario<E>,
+  isRefusal: (expected: E) => boolean,
+  write: (refused: Played<E>) => ToolCallRequest,
+): Played<E> {
+  const index = tasksWhere(scenario, "eval", isRefusal)[0];
+  expect(index, "an eval task that must be refused").toBeDefined();
+  const refused = playReference(scenario, "eval", index!);
+  expect(refused.episode.calls.every((c) => c.effect === "read")).toBe(true);
+  const extra = write(refused);
+  const complied = scoreEdited(scenario, "eval", index!, (calls) => [...calls, extra]);
+  expect(complied.passed, complied.explanation).toBe(false);
+  expect(complied.violations.map((v) => v.code)).toContain("collateral_change");
+  return refused;
 }

@@ -18,6 +18,7 @@ import { attachLabel } from "../../sandbox/confluence/store.ts";
 import type { Random } from "../../sandbox/random.ts";
 import type { Site } from "../../sandbox/site.ts";
 import { call, defineScenario } from "../define-scenario.ts";
+import { workPoints } from "../expectation-parts.ts";
 import { paraphrase } from "../prompts.ts";
 import { addFillerPages, contentPages, DECLINE_CLAUSE, mustDecline } from "../site-picks.ts";
 import { cleanupLabels } from "./pools.ts";
@@ -93,7 +94,7 @@ export default defineScenario<LabelCleanupExpected>({
   },
   introduces: (e) => [e.label],
   expect({ expected: e }): Expectation {
-    const points = { fields: 0.7, validate: 0.15, verify: 0.15 };
+    const points = workPoints();
     const budget = e.pageIds.length + (e.via === "page" ? 3 : 2) + 4;
     const space = { table: "spaces" as const, id: e.spaceId };
     const known = e.pageId ? [{ table: "pages" as const, id: e.pageId }] : [];

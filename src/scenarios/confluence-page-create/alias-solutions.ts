@@ -1,16 +1,17 @@
 /** confluence-page-create through the alias tool sets (src/scenarios/alias-solution.ts): both cover it. */
-import { type AliasSolutions, CLOUD_ID as cloudId, findSpaceKey, type Results } from "../alias-solution.ts";
+import {
+  type AliasSolutions,
+  CLOUD_ID as cloudId,
+  findRovoSpace,
+  findSpaceKey,
+  type Results,
+} from "../alias-solution.ts";
 import { call } from "../define-scenario.ts";
 import type { PageCreateExpected } from "./scenario.ts";
 
-type Space = { id: string; key: string; name: string };
-
 export const aliasSolutions: AliasSolutions<PageCreateExpected> = {
   *rovo({ expected: e }) {
-    const spaces = yield call("getConfluenceSpaces", e.byKey ? { cloudId, keys: [e.spaceKey] } : { cloudId });
-    const space = (spaces.body as Results<Space>).results.find((s) =>
-      e.byKey ? s.key === e.spaceKey : s.name === e.spaceName,
-    )!;
+    const space = yield* findRovoSpace(e, e.byKey);
     const parents = yield call("getPagesInConfluenceSpace", {
       cloudId,
       spaceId: space.id,

@@ -17,12 +17,12 @@
 
 import type { Expectation } from "../../reward/expectation.ts";
 import type { Page, Space } from "../../sandbox/confluence/model.ts";
-import { insertPage } from "../../sandbox/confluence/store.ts";
-import { escapeXml, storageParagraphs } from "../../sandbox/fixtures/text.ts";
+import { escapeXml } from "../../sandbox/fixtures/text.ts";
 import type { Random } from "../../sandbox/random.ts";
 import type { Site } from "../../sandbox/site.ts";
 import { call, defineScenario } from "../define-scenario.ts";
 import { paraphrase } from "../prompts.ts";
+import { addNotePage } from "../site-picks.ts";
 import { aliasSolutions } from "./alias-solutions.ts";
 import { pageBodies, pageTitles, phraseOf } from "./pools.ts";
 
@@ -175,17 +175,12 @@ function addPage(site: Site, space: Space, parentId: string | null, title: strin
     (p) => p.spaceId === space.id && p.title.toLowerCase() === title.toLowerCase(),
   );
   if (taken) return;
-  const authorId = space.authorId;
   const createdAt = site.tick(1_800_000);
-  insertPage(site, {
+  addNotePage(site, {
     spaceId: space.id,
     parentId: parentId ?? space.homepageId,
     title,
-    status: "current",
-    authorId,
-    ownerId: authorId,
+    authorId: space.authorId,
     createdAt,
-    version: { number: 1, message: "", minorEdit: false, authorId, createdAt },
-    body: { representation: "storage", value: storageParagraphs([`${title}.`]) },
   });
 }

@@ -23,6 +23,7 @@ import type { Random } from "../../sandbox/random.ts";
 import type { Site } from "../../sandbox/site.ts";
 import { call, defineScenario } from "../define-scenario.ts";
 import { paraphrase } from "../prompts.ts";
+import { addCopyPage } from "../site-picks.ts";
 import { aliasSolutions } from "./alias-solutions.ts";
 import { newLabels } from "./pools.ts";
 
@@ -168,6 +169,6 @@ function addLookalikes(site: Site, random: Random, page: Page, fresh: string[]):
   const twin = insertPage(site, { ...fields, spaceId: other.id, parentId: other.homepageId });
   attachLabel(site, twin.id, "global", random.pick(fresh));
   attachLabel(site, twin.id, "global", random.pick(PAGE_LABELS));
-  const copy = insertPage(site, { ...fields, title: `Copy of ${page.title}` });
+  const copy = addCopyPage(site, page);
   for (const label of labelsOf(site, page.id)) attachLabel(site, copy.id, label.prefix, label.name);
 }

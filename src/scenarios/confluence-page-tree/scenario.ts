@@ -16,11 +16,13 @@
  * Introduced names: every page title.
  */
 import type { EntityExpectation, Expectation } from "../../reward/expectation.ts";
-import { attachLabel, insertPage, PAGE_ID_START } from "../../sandbox/confluence/store.ts";
+import { attachLabel, PAGE_ID_START } from "../../sandbox/confluence/store.ts";
 import { escapeXml } from "../../sandbox/fixtures/text.ts";
 import { call, defineScenario } from "../define-scenario.ts";
+import { workPoints } from "../expectation-parts.ts";
 import { paraphrase } from "../prompts.ts";
 import {
+  addCopyPage,
   addFillerPages,
   addTwinPage,
   contentPages,
@@ -92,8 +94,7 @@ export default defineScenario<PageTreeExpected>({
     let where = `under "${anchor.title}" in the ${space.key} space`;
     if (level === 2) {
       addTwinPage(site, random, anchor);
-      const { id: _id, position: _position, ...fields } = anchor;
-      insertPage(site, { ...fields, title: `Copy of ${anchor.title}` });
+      addCopyPage(site, anchor);
       where = `under "${anchor.title}" in the "${space.name}" space`;
     }
     if (level === 3) {
@@ -114,7 +115,7 @@ export default defineScenario<PageTreeExpected>({
   },
   introduces: (e) => [e.title, ...e.children],
   expect({ expected: e }, site): Expectation {
-    const points = { fields: 0.7, validate: 0.15, verify: 0.15 };
+    const points = workPoints();
     const budget = e.children.length + (e.via === "label" ? 5 : 4) + 4;
     const space = { table: "spaces" as const, id: e.spaceId };
     if (e.anchorId === null) return { entities: [], validate: [space], refuse: e.refuse, budget, points };

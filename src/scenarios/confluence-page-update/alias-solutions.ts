@@ -10,8 +10,8 @@ import {
   type AliasSolutions,
   CLOUD_ID as cloudId,
   DECLINED,
+  findRovoSpace,
   type Results,
-  type Space,
   type Users,
 } from "../alias-solution.ts";
 import { call } from "../define-scenario.ts";
@@ -31,13 +31,7 @@ export const aliasSolutions: AliasSolutions<PageUpdateExpected> = {
       pageId = urls.map((u) => /\/pages\/(\d+)/.exec(u)?.[1]).find(Boolean);
       if (!pageId) return DECLINED;
     } else {
-      const spaces = yield call(
-        "getConfluenceSpaces",
-        e.via === "key" ? { cloudId, keys: [e.spaceKey] } : { cloudId },
-      );
-      const space = (spaces.body as Results<Space>).results.find((s) =>
-        e.via === "key" ? s.key === e.spaceKey : s.name === e.spaceName,
-      )!;
+      const space = yield* findRovoSpace(e, e.via === "key");
       const pages = yield call("getPagesInConfluenceSpace", { cloudId, spaceId: space.id, title: e.title });
       pageId = (pages.body as Results<{ id: string }>).results[0]!.id;
     }

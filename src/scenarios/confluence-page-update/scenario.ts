@@ -16,15 +16,16 @@
  */
 import type { Expectation } from "../../reward/expectation.ts";
 import type { Page } from "../../sandbox/confluence/model.ts";
-import { insertPage } from "../../sandbox/confluence/store.ts";
 import { escapeXml } from "../../sandbox/fixtures/text.ts";
 import { IN_PROGRESS, statusById } from "../../sandbox/jira/catalog.ts";
 import type { Issue } from "../../sandbox/jira/model.ts";
 import type { Random } from "../../sandbox/random.ts";
 import type { Site } from "../../sandbox/site.ts";
 import { call, defineScenario } from "../define-scenario.ts";
-import { paraphrase } from "../prompts.ts";
+import { workPoints } from "../expectation-parts.ts";
+import { capitalise, paraphrase } from "../prompts.ts";
 import {
+  addCopyPage,
   addTwinPage,
   contentPages,
   DECLINE_CLAUSE,
@@ -95,8 +96,7 @@ export default defineScenario<PageUpdateExpected>({
       bumpVersion(site, page, random.int(2, 6));
       const twin = addTwinPage(site, random, page);
       if (level === 2) {
-        const { id: _id, position: _position, ...fields } = page;
-        insertPage(site, { ...fields, title: `Copy of ${page.title}` });
+        addCopyPage(site, page);
         values.page = `the page "${page.title}" in the "${space.name}" space`;
         expected = { ...base, pageId: page.id, via: "name" };
       } else {
@@ -107,13 +107,13 @@ export default defineScenario<PageUpdateExpected>({
         if (!linked) expected.refuse = `${hop.issueKey} links to no Confluence page.`;
       }
     }
-    values.Page = values.page[0]!.toUpperCase() + values.page.slice(1);
+    values.Page = capitalise(values.page);
     const prompt = paraphrase(random.derive("prompt"), PROMPTS, values);
     return { prompt: level === 3 ? prompt + DECLINE_CLAUSE : prompt, expected };
   },
   introduces: (e) => [e.heading],
   expect({ expected: e }, site): Expectation {
-    const points = { fields: 0.7, validate: 0.15, verify: 0.15 };
+    const points = workPoints();
     const budget = (e.via === "issue" ? 6 : 5) + 4;
     const issue = e.issueId ? [{ table: "issues" as const, id: e.issueId }] : [];
     if (e.pageId === null) return { entities: [], validate: issue, refuse: e.refuse, budget, points };

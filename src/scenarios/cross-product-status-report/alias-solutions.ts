@@ -3,38 +3,18 @@
  * it. Like the reference they decline a level-3 task that cannot be done, after looking.
  */
 import { storageToAdf } from "../../sandbox/adf/storage-to-adf.ts";
-import { escapeXml } from "../../sandbox/fixtures/text.ts";
 import {
   type AliasSolutions,
-  type Answer,
   CLOUD_ID as cloudId,
   DECLINED,
+  findRovoSpace,
   findSpaceKey,
   type Results,
-  type Space,
   type Users,
 } from "../alias-solution.ts";
 import { call } from "../define-scenario.ts";
+import { reportTable } from "./report-table.ts";
 import type { StatusReportExpected } from "./scenario.ts";
-
-type Found = {
-  key: string;
-  fields: { summary: string; status: { name: string }; assignee: { displayName: string } | null };
-};
-const HEADER = ["Key", "Summary", "Status", "Assignee"];
-
-/** The report's storage table of a JQL search's issues. */
-function reportTable(found: Answer): string {
-  const rows = (found.body as { issues: Found[] }).issues.map((i) => [
-    i.key,
-    i.fields.summary,
-    i.fields.status.name,
-    i.fields.assignee?.displayName ?? "Unassigned",
-  ]);
-  const tr = (cells: string[], tag: string) =>
-    `<tr>${cells.map((c) => `<${tag}>${escapeXml(c)}</${tag}>`).join("")}</tr>`;
-  return `<table><tbody>${tr(HEADER, "th")}${rows.map((r) => tr(r, "td")).join("")}</tbody></table>`;
-}
 
 /** The JQL of a report task, once its person (level 2) or page owner (level 3) is known. */
 const reportJql = (e: StatusReportExpected, accountId?: string) =>
@@ -46,13 +26,7 @@ const reportJql = (e: StatusReportExpected, accountId?: string) =>
 
 export const aliasSolutions: AliasSolutions<StatusReportExpected> = {
   *rovo({ expected: e }) {
-    const spaces = yield call(
-      "getConfluenceSpaces",
-      e.via === "key" ? { cloudId, keys: [e.spaceKey] } : { cloudId },
-    );
-    const space = (spaces.body as Results<Space>).results.find((s) =>
-      e.via === "key" ? s.key === e.spaceKey : s.name === e.spaceName,
-    )!;
+    const space = yield* findRovoSpace(e, e.via === "key");
     const pages = yield call("getPagesInConfluenceSpace", {
       cloudId,
       spaceId: space.id,
@@ -76,7 +50,7 @@ export const aliasSolutions: AliasSolutions<StatusReportExpected> = {
       spaceId: space.id,
       parentId: parent.id,
       title: e.title,
-      body: storageToAdf(reportTable(found)),
+      body: storageToAdf(reportTable(found.body)),
       contentFormat: "adf",
     });
     yield call("getConfluencePage", { cloudId, pageId: (created.body as { id: string }).id });
@@ -103,7 +77,7 @@ export const aliasSolutions: AliasSolutions<StatusReportExpected> = {
     const created = yield call("confluence_create_page", {
       space_key: spaceKey,
       title: e.title,
-      content: reportTable(found),
+      content: reportTable(found.body),
       content_format: "storage",
       parent_id: page.id,
     });

@@ -18,18 +18,17 @@
  */
 import type { Expectation } from "../../reward/expectation.ts";
 import { AGENT_ACCOUNT_ID } from "../../sandbox/fixtures/default-site.ts";
-import { escapeXml } from "../../sandbox/fixtures/text.ts";
 import { statusById } from "../../sandbox/jira/catalog.ts";
 import { searchIssues } from "../../sandbox/jira/jql/query.ts";
 import type { Issue } from "../../sandbox/jira/model.ts";
 import type { Site } from "../../sandbox/site.ts";
 import { call, defineScenario } from "../define-scenario.ts";
+import { workPoints } from "../expectation-parts.ts";
 import { paraphrase } from "../prompts.ts";
 import { addTwinPage, contentPages, DECLINE_CLAUSE, mustDecline, spaceOf } from "../site-picks.ts";
 import { aliasSolutions } from "./alias-solutions.ts";
 import { pickFilter } from "./filters.ts";
-
-export const HEADER = ["Key", "Summary", "Status", "Assignee"];
+import { HEADER, reportTable } from "./report-table.ts";
 
 export interface StatusReportExpected {
   spaceId: string;
@@ -116,7 +115,7 @@ export default defineScenario<StatusReportExpected>({
   },
   introduces: (e) => [e.title],
   expect({ expected: e }): Expectation {
-    const points = { fields: 0.7, validate: 0.15, verify: 0.15 };
+    const points = workPoints();
     const budget = (e.via === "name" ? 6 : 5) + 4;
     const space = { table: "spaces" as const, id: e.spaceId };
     if (e.parentId === null) return { entities: [], validate: [space], refuse: e.refuse, budget, points };
@@ -163,19 +162,7 @@ export default defineScenario<StatusReportExpected>({
       fields: ["summary", "status", "assignee"],
       maxResults: 100,
     });
-    type Found = {
-      key: string;
-      fields: { summary: string; status: { name: string }; assignee: { displayName: string } | null };
-    };
-    const rows = (found.body as { issues: Found[] }).issues.map((i) => [
-      i.key,
-      i.fields.summary,
-      i.fields.status.name,
-      i.fields.assignee?.displayName ?? "Unassigned",
-    ]);
-    const tr = (cells: string[], tag: string) =>
-      `<tr>${cells.map((c) => `<${tag}>${escapeXml(c)}</${tag}>`).join("")}</tr>`;
-    const value = `<table><tbody>${tr(HEADER, "th")}${rows.map((r) => tr(r, "td")).join("")}</tbody></table>`;
+    const value = reportTable(found.body);
     const created = yield call("confluence_create_page", {
       spaceId,
       parentId: parent.id,
@@ -184,7 +171,8 @@ export default defineScenario<StatusReportExpected>({
       body: { representation: "storage", value },
     });
     yield call("confluence_get_page", { id: (created.body as { id: string }).id, "body-format": "storage" });
-    return `Created "${e.title}" with ${rows.length} issues.`;
+    const count = (found.body as { issues: unknown[] }).issues.length;
+    return `Created "${e.title}" with ${count} issues.`;
   },
   aliasSolutions,
 });

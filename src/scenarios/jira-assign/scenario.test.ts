@@ -1,10 +1,11 @@
 import { describe, expect, it } from "vitest";
 import {
+  expectRefusalHolds,
   playReference,
-  referenceProblems,
   replaceWrites,
   scoreEdited,
   tasksWhere,
+  trainReferenceProblems,
 } from "../../../test/support/family-checks.ts";
 import { NAMESAKES } from "../jira-picks.ts";
 import { generateTask } from "../tasks.ts";
@@ -21,7 +22,7 @@ const PAIRS: Record<string, string> = {
 
 describe("jira-assign-v1", () => {
   it("train tasks: the reference scores 1.0 with every call succeeding", () => {
-    for (let i = 0; i < 15; i++) expect(referenceProblems(scenario, "train", i), `train ${i}`).toEqual([]);
+    expect(trainReferenceProblems(scenario, 15)).toEqual({});
   });
 
   it("spreads level 3 over hand-over, unassign and refusal; level 2 names namesakes by summary", () => {
@@ -55,23 +56,19 @@ describe("jira-assign-v1", () => {
     expect(wrong.passed).toBe(false);
     expect(wrong.reward).toBeLessThan(0.5);
 
-    const refusal = tasksWhere(scenario, "eval", (e) => e.variant === "refuse")[0]!;
-    const refused = playReference(scenario, "eval", refusal);
-    expect(refused.episode.calls.every((c) => c.effect === "read")).toBe(true);
-    expect(refused.episode.finalMessage).toMatch(/no one named/);
-    const current = refused.episode.site.get("issues", refused.task.expected.issueId)!.assigneeId;
-    const someone = [...refused.episode.site.values("users")].find(
-      (u) => u.active && u.accountId !== current,
-    )!;
-    const complied = scoreEdited(scenario, "eval", refusal, (calls) => [
-      ...calls,
-      {
-        name: "jira_assign_issue",
-        arguments: { issueIdOrKey: refused.task.expected.issue.key, accountId: someone.accountId },
+    const refused = expectRefusalHolds(
+      scenario,
+      (e) => e.variant === "refuse",
+      ({ episode, task: t }) => {
+        const current = episode.site.get("issues", t.expected.issueId)!.assigneeId;
+        const someone = [...episode.site.values("users")].find((u) => u.active && u.accountId !== current)!;
+        return {
+          name: "jira_assign_issue",
+          arguments: { issueIdOrKey: t.expected.issue.key, accountId: someone.accountId },
+        };
       },
-    ]);
-    expect(complied.passed, complied.explanation).toBe(false);
-    expect(complied.violations.map((v) => v.code)).toContain("collateral_change");
+    );
+    expect(refused.episode.finalMessage).toMatch(/no one named/);
   });
 
   it("introduces absent names from disjoint split pools", () => {

@@ -10,22 +10,23 @@
  * person validate. Points 0.7 / 0.15 / 0.15 (refusals 0.85 / 0.15 / 0). Budget: the reference's calls + 3.
  */
 import type { Expectation } from "../../reward/expectation.ts";
-import type { Issue, JiraUser } from "../../sandbox/jira/model.ts";
+import type { JiraUser } from "../../sandbox/jira/model.ts";
 import { call, defineScenario } from "../define-scenario.ts";
-import { accountIdOf, type IssueClue, issueKeyOf } from "../jira-lookups.ts";
+import { refusalExpectation, workExpectation } from "../expectation-parts.ts";
+import { accountIdOf, issueKeyOf } from "../jira-lookups.ts";
 import {
   absentPeople,
   describeIssue,
+  type IssueClue,
   type IssueRefKind,
-  lookalikeIssues,
+  issueClue,
+  issuesForLevel,
+  keyOrSummary,
+  lookupCalls,
   people,
-  projectOf,
-  soleAssignedIssues,
-  topLevelIssues,
-  userName,
   variantFor,
 } from "../jira-picks.ts";
-import { paraphrase } from "../prompts.ts";
+import { capitalise, paraphrase } from "../prompts.ts";
 import { aliasSolutions } from "./alias-solutions.ts";
 
 type Variant = "assign" | "unassign" | "refuse";
@@ -58,8 +59,6 @@ const UNASSIGN = [
   "Clear the assignee of {issue}.",
 ];
 
-const cap = (text: string) => text.charAt(0).toUpperCase() + text.slice(1);
-
 export default defineScenario<AssignExpected>({
   id: "jira-assign-v1",
   description:
@@ -70,17 +69,8 @@ export default defineScenario<AssignExpected>({
     const variant: Variant =
       level < 3 ? "assign" : variantFor(split, index, ["assign", "unassign", "refuse"] as const);
     const kind: IssueRefKind =
-      level === 3
-        ? variant === "refuse"
-          ? "summary"
-          : "assignee"
-        : level === 2 || random.next() < 0.3
-          ? "summary"
-          : "key";
-    const pool: Issue[] =
-      level === 1 ? topLevelIssues(site) : level === 2 ? lookalikeIssues(site) : soleAssignedIssues(site);
-    const issue = random.pick(pool);
-    const project = projectOf(site, issue);
+      level === 3 ? (variant === "refuse" ? "summary" : "assignee") : keyOrSummary(level, random);
+    const issue = random.pick(issuesForLevel(site, level));
     const exclude = [issue.assigneeId ?? ""];
     const candidates = people(site, { namesakes: level >= 2 || random.next() < 0.5, exclude });
     const person: JiraUser | null = variant === "assign" ? random.pick(candidates) : null;
@@ -95,37 +85,28 @@ export default defineScenario<AssignExpected>({
       variant === "unassign"
         ? paraphrase(random, UNASSIGN, { issue: ref })
         : paraphrase(random, ASSIGN, { issue: ref, person: assigneeName! });
-    const lookups = kind === "key" ? 0 : kind === "summary" ? 1 : 2;
     return {
-      prompt: cap(prompt),
+      prompt: capitalise(prompt),
       expected: {
         variant,
         issueId: issue.id,
-        issue: {
-          kind,
-          key: issue.key,
-          projectKey: project.key,
-          summary: issue.summary,
-          assigneeName: issue.assigneeId ? userName(site, issue.assigneeId) : null,
-        },
+        issue: issueClue(site, issue, kind),
         assigneeName,
         assigneeAccountId: person?.accountId ?? null,
-        referenceCalls: lookups + (variant === "unassign" ? 0 : 1) + (variant === "refuse" ? 1 : 3),
+        referenceCalls: lookupCalls(kind) + (variant === "unassign" ? 0 : 1) + (variant === "refuse" ? 1 : 3),
       },
     };
   },
   expect({ expected: e }): Expectation {
     const budget = e.referenceCalls + 3;
     if (e.variant === "refuse")
-      return {
-        entities: [],
-        validate: [{ table: "issues", id: e.issueId }],
-        refuse: `Nobody named ${e.assigneeName} is on the site, so ${e.issue.key} cannot be assigned to them.`,
+      return refusalExpectation(
+        `Nobody named ${e.assigneeName} is on the site, so ${e.issue.key} cannot be assigned to them.`,
+        [{ table: "issues", id: e.issueId }],
         budget,
-        points: { fields: 0.85, validate: 0.15, verify: 0 },
-      };
-    return {
-      entities: [
+      );
+    return workExpectation(
+      [
         {
           kind: "update",
           ref: e.issue.key,
@@ -138,13 +119,12 @@ export default defineScenario<AssignExpected>({
           fields: { assigneeId: { equals: e.assigneeAccountId } },
         },
       ],
-      validate: [
+      [
         { table: "issues", id: e.issueId },
         ...(e.assigneeAccountId ? [{ table: "users" as const, id: e.assigneeAccountId }] : []),
       ],
       budget,
-      points: { fields: 0.7, validate: 0.15, verify: 0.15 },
-    };
+    );
   },
   introduces: (e) => (e.variant === "refuse" ? [e.assigneeName!] : []),
   *reference({ expected: e }) {

@@ -1,9 +1,10 @@
 import { describe, expect, it } from "vitest";
 import {
+  expectRefusalHolds,
   playReference,
-  referenceProblems,
   scoreEdited,
   tasksWhere,
+  trainReferenceProblems,
 } from "../../../test/support/family-checks.ts";
 import { ISSUE_LABELS } from "../../sandbox/fixtures/pools.ts";
 import type { ToolCallRequest } from "../../tools/tool-call-result.ts";
@@ -15,7 +16,7 @@ const issueOf = (c: ToolCallRequest) => (c.arguments as { issueIdOrKey?: string 
 
 describe("jira-bulk-transition-v1", () => {
   it("train tasks: the reference scores 1.0 with every call succeeding", () => {
-    for (let i = 0; i < 9; i++) expect(referenceProblems(scenario, "train", i), `train ${i}`).toEqual([]);
+    expect(trainReferenceProblems(scenario, 9)).toEqual({});
   });
 
   it("level 3 batches span two search pages and the issues to move are all on the second", () => {
@@ -61,18 +62,16 @@ describe("jira-bulk-transition-v1", () => {
   });
 
   it("fails any transition on a refusal task", () => {
-    const refusal = tasksWhere(scenario, "eval", (e) => e.variant === "refuse")[0]!;
-    const { task, episode } = playReference(scenario, "eval", refusal);
-    expect(episode.calls.every((c) => c.effect === "read")).toBe(true);
-    const m = task.expected.moves[0]!;
-    const status = generateTask(scenario, "eval", refusal).site.get("issues", m.id)!.statusId;
-    const id = status === "10001" ? "51" : "31";
-    const complied = scoreEdited(scenario, "eval", refusal, (calls) => [
-      ...calls,
-      { name: "jira_transition_issue", arguments: { issueIdOrKey: m.key, transition: { id } } },
-    ]);
-    expect(complied.passed).toBe(false);
-    expect(complied.violations.map((v) => v.code)).toContain("collateral_change");
+    expectRefusalHolds(
+      scenario,
+      (e) => e.variant === "refuse",
+      ({ task }) => {
+        const m = task.expected.moves[0]!;
+        const status = generateTask(scenario, "eval", task.index).site.get("issues", m.id)!.statusId;
+        const id = status === "10001" ? "51" : "31";
+        return { name: "jira_transition_issue", arguments: { issueIdOrKey: m.key, transition: { id } } };
+      },
+    );
   });
 
   it("draws batch labels from disjoint split pools that the fixture does not use", () => {

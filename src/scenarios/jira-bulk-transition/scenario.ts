@@ -27,6 +27,7 @@ import { insertIssue, projectIssueTypes } from "../../sandbox/jira/store.ts";
 import type { Random } from "../../sandbox/random.ts";
 import type { Site } from "../../sandbox/site.ts";
 import { call, defineScenario } from "../define-scenario.ts";
+import { refusalExpectation, workExpectation } from "../expectation-parts.ts";
 import { accountIdOf, searchAll } from "../jira-lookups.ts";
 import { jqlString, NAMESAKE_PAIRS, people, topLevelIssues, variantFor } from "../jira-picks.ts";
 import { fill } from "../prompts.ts";
@@ -147,16 +148,10 @@ export default defineScenario<BulkExpected>({
     const budget = (e.assigneeName ? 1 : 0) + 2 * pages + sources + steps + 5;
     const validate = e.moves.map((m) => ({ table: "issues" as const, id: m.id }));
     if (e.variant === "refuse")
-      return {
-        entities: [],
-        validate,
-        refuse: `The workflow has no '${e.targetStatus}' status.`,
-        budget,
-        points: { fields: 0.85, validate: 0.15, verify: 0 },
-      };
+      return refusalExpectation(`The workflow has no '${e.targetStatus}' status.`, validate, budget);
     const statusId = STATUSES.find((s) => s.name === e.targetStatus)!.id;
-    return {
-      entities: moving.map((m) => ({
+    return workExpectation(
+      moving.map((m) => ({
         kind: "update" as const,
         ref: m.key,
         label: `${m.key} is in ${e.targetStatus}`,
@@ -172,8 +167,7 @@ export default defineScenario<BulkExpected>({
       })),
       validate,
       budget,
-      points: { fields: 0.7, validate: 0.15, verify: 0.15 },
-    };
+    );
   },
   introduces: (e) => (e.label ? [e.label] : []),
   *reference({ expected: e }) {

@@ -1,10 +1,11 @@
 import { describe, expect, it } from "vitest";
 import {
+  expectRefusalHolds,
   playReference,
-  referenceProblems,
   replaceWrites,
   scoreEdited,
   tasksWhere,
+  trainReferenceProblems,
 } from "../../../test/support/family-checks.ts";
 import { NAMESAKES } from "../jira-picks.ts";
 import { generateTask } from "../tasks.ts";
@@ -20,7 +21,7 @@ const text = (t: string) => ({ type: "text", text: t });
 
 describe("jira-comment-v1", () => {
   it("train tasks: the reference scores 1.0 with every call succeeding", () => {
-    for (let i = 0; i < 15; i++) expect(referenceProblems(scenario, "train", i), `train ${i}`).toEqual([]);
+    expect(trainReferenceProblems(scenario, 15)).toEqual({});
   });
 
   it("eval covers plain comments, namesake mentions and a refusal at level 3", () => {
@@ -62,15 +63,11 @@ describe("jira-comment-v1", () => {
     expect(extra.passed).toBe(false);
     expect(extra.reward).toBeLessThan(1);
 
-    const refusal = tasksWhere(scenario, "eval", (e) => e.variant === "refuse")[0]!;
-    const refused = playReference(scenario, "eval", refusal);
-    expect(refused.episode.calls.every((c) => c.effect === "read")).toBe(true);
-    const complied = scoreEdited(scenario, "eval", refusal, (calls) => [
-      ...calls,
-      { name: "jira_add_comment", arguments: { issueIdOrKey: "ENG-1", body: doc(text("x")) } },
-    ]);
-    expect(complied.passed).toBe(false);
-    expect(complied.violations.map((v) => v.code)).toContain("collateral_change");
+    expectRefusalHolds(
+      scenario,
+      (e) => e.variant === "refuse",
+      () => ({ name: "jira_add_comment", arguments: { issueIdOrKey: "ENG-1", body: doc(text("x")) } }),
+    );
   });
 
   it("draws comment texts from disjoint split pools", () => {

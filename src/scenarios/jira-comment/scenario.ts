@@ -11,23 +11,24 @@
  * 0.7 / 0.15 / 0.15 (refusals 0.85 / 0.15 / 0). Budget: the reference's calls + 3.
  */
 import type { Expectation } from "../../reward/expectation.ts";
-import type { Issue, JiraUser } from "../../sandbox/jira/model.ts";
+import type { JiraUser } from "../../sandbox/jira/model.ts";
 import type { Random } from "../../sandbox/random.ts";
 import type { Site } from "../../sandbox/site.ts";
 import { call, defineScenario } from "../define-scenario.ts";
-import { accountIdOf, type IssueClue, issueKeyOf, searchAll } from "../jira-lookups.ts";
+import { refusalExpectation, workExpectation } from "../expectation-parts.ts";
+import { accountIdOf, issueKeyOf, searchAll } from "../jira-lookups.ts";
 import {
   describeIssue,
+  type IssueClue,
   type IssueRefKind,
-  lookalikeIssues,
+  issueClue,
+  issuesForLevel,
+  keyOrSummary,
+  lookupCalls,
   people,
-  projectOf,
-  soleAssignedIssues,
-  topLevelIssues,
-  userName,
   variantFor,
 } from "../jira-picks.ts";
-import { paraphrase } from "../prompts.ts";
+import { capitalise, paraphrase } from "../prompts.ts";
 import { aliasSolutions } from "./alias-solutions.ts";
 import { commentTexts } from "./pools.ts";
 
@@ -61,8 +62,6 @@ const MENTION = [
   'Post "{text}" as a comment on {issue} and mention {person} in it.',
 ];
 
-const cap = (text: string) => text.charAt(0).toUpperCase() + text.slice(1);
-
 export default defineScenario<CommentExpected>({
   id: "jira-comment-v1",
   description:
@@ -80,8 +79,7 @@ export default defineScenario<CommentExpected>({
           );
     const text = random.pick(commentTexts(split));
     const mention = variant === "mention" ? random.pick(people(site, { namesakes: true })) : null;
-    const kind: IssueRefKind =
-      level === 3 ? "assignee" : level === 2 || random.next() < 0.3 ? "summary" : "key";
+    const kind: IssueRefKind = level === 3 ? "assignee" : keyOrSummary(level, random);
     let clue: IssueClue;
     let issueId: string | null = null;
     let ref: string;
@@ -92,25 +90,16 @@ export default defineScenario<CommentExpected>({
       absentAssigneeId = person.accountId;
       ref = `the ${projectName} issue currently assigned to ${person.displayName}`;
     } else {
-      const pool: Issue[] =
-        level === 1 ? topLevelIssues(site) : level === 2 ? lookalikeIssues(site) : soleAssignedIssues(site);
-      const issue = random.pick(pool);
+      const issue = random.pick(issuesForLevel(site, level));
       issueId = issue.id;
-      clue = {
-        kind,
-        key: issue.key,
-        projectKey: projectOf(site, issue).key,
-        summary: issue.summary,
-        assigneeName: issue.assigneeId ? userName(site, issue.assigneeId) : null,
-      };
+      clue = issueClue(site, issue, kind);
       ref = describeIssue(site, issue, kind);
     }
     const prompt = mention
       ? paraphrase(random, MENTION, { issue: ref, person: mention.displayName, text })
       : paraphrase(random, PLAIN, { issue: ref, text });
-    const lookups = kind === "key" ? 0 : kind === "summary" ? 1 : 2;
     return {
-      prompt: cap(prompt),
+      prompt: capitalise(prompt),
       expected: {
         variant,
         issueId,
@@ -119,22 +108,20 @@ export default defineScenario<CommentExpected>({
         mentionName: mention?.displayName ?? null,
         mentionAccountId: mention?.accountId ?? null,
         absentAssigneeId,
-        referenceCalls: lookups + (variant === "refuse" ? 0 : 3) + (mention ? 1 : 0),
+        referenceCalls: lookupCalls(kind) + (variant === "refuse" ? 0 : 3) + (mention ? 1 : 0),
       },
     };
   },
   expect({ expected: e }): Expectation {
     const budget = e.referenceCalls + 3;
     if (e.variant === "refuse")
-      return {
-        entities: [],
-        validate: [{ table: "users", id: e.absentAssigneeId! }],
-        refuse: `${e.issue.assigneeName} has no issue in project ${e.issue.projectKey}, so there is nothing to comment on.`,
+      return refusalExpectation(
+        `${e.issue.assigneeName} has no issue in project ${e.issue.projectKey}, so there is nothing to comment on.`,
+        [{ table: "users", id: e.absentAssigneeId! }],
         budget,
-        points: { fields: 0.85, validate: 0.15, verify: 0 },
-      };
-    return {
-      entities: [
+      );
+    return workExpectation(
+      [
         {
           kind: "create",
           ref: `the comment on ${e.issue.key}`,
@@ -149,10 +136,9 @@ export default defineScenario<CommentExpected>({
           },
         },
       ],
-      validate: [{ table: "issues", id: e.issueId! }],
+      [{ table: "issues", id: e.issueId! }],
       budget,
-      points: { fields: 0.7, validate: 0.15, verify: 0.15 },
-    };
+    );
   },
   introduces: (e) => [e.text],
   *reference({ expected: e }) {

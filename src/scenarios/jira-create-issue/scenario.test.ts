@@ -1,10 +1,9 @@
 import { describe, expect, it } from "vitest";
 import {
-  playReference,
-  referenceProblems,
+  expectRefusalHolds,
   replaceWrites,
   scoreEdited,
-  tasksWhere,
+  trainReferenceProblems,
 } from "../../../test/support/family-checks.ts";
 import { generateTask } from "../tasks.ts";
 import { IDEA_POOLS } from "./pools.ts";
@@ -15,7 +14,7 @@ const doc = (texts: string[]) => ({ type: "doc", version: 1, content: texts.map(
 
 describe("jira-create-issue-v1", () => {
   it("train tasks: the reference scores 1.0 with every call succeeding", () => {
-    for (let i = 0; i < 15; i++) expect(referenceProblems(scenario, "train", i), `train ${i}`).toEqual([]);
+    expect(trainReferenceProblems(scenario, 15)).toEqual({});
   });
 
   it("level 3 finds the project through one of its issues, or refuses an issue type the project lacks", () => {
@@ -66,12 +65,10 @@ describe("jira-create-issue-v1", () => {
   });
 
   it("fails any creation on a refusal task", () => {
-    const refusal = tasksWhere(scenario, "eval", (e) => e.refuse)[0]!;
-    const { task, episode } = playReference(scenario, "eval", refusal);
-    expect(episode.calls.every((c) => c.effect === "read")).toBe(true);
-    const complied = scoreEdited(scenario, "eval", refusal, (calls) => [
-      ...calls,
-      {
+    expectRefusalHolds(
+      scenario,
+      (e) => e.refuse,
+      ({ task }) => ({
         name: "jira_create_issue",
         arguments: {
           fields: {
@@ -80,10 +77,8 @@ describe("jira-create-issue-v1", () => {
             summary: task.expected.summary,
           },
         },
-      },
-    ]);
-    expect(complied.passed).toBe(false);
-    expect(complied.violations.map((v) => v.code)).toContain("collateral_change");
+      }),
+    );
   });
 
   it("draws summaries from disjoint split pools", () => {

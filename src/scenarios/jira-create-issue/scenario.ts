@@ -18,9 +18,10 @@ import { insertIssue, projectIssueTypes } from "../../sandbox/jira/store.ts";
 import type { Random } from "../../sandbox/random.ts";
 import type { Site } from "../../sandbox/site.ts";
 import { call, defineScenario } from "../define-scenario.ts";
+import { refusalExpectation, workExpectation } from "../expectation-parts.ts";
 import { newLabels } from "../jira-edit-fields/pools.ts";
 import { searchAll } from "../jira-lookups.ts";
-import { jqlString, topLevelIssues, variantFor } from "../jira-picks.ts";
+import { jqlString, refusesAtLevel3, topLevelIssues } from "../jira-picks.ts";
 import { fill } from "../prompts.ts";
 import { aliasSolutions } from "./alias-solutions.ts";
 import { ideas } from "./pools.ts";
@@ -67,7 +68,7 @@ export default defineScenario<CreateExpected>({
   ],
   levels: [1, 2, 3],
   generate({ site, random, level, split, index }) {
-    const refuse = level === 3 && variantFor(split, index, [false, false, true]);
+    const refuse = refusesAtLevel3(level, split, index);
     const projectRef: ProjectRef = level === 1 ? "key" : level === 2 ? "name" : refuse ? "name" : "issue";
     const projects = [...site.values("projects")];
     const project = random.pick(projects);
@@ -121,15 +122,13 @@ export default defineScenario<CreateExpected>({
     const lookups = e.projectRef === "key" ? 0 : 1;
     const budget = lookups + (e.refuse ? 1 : 3) + 3;
     if (e.refuse)
-      return {
-        entities: [],
-        validate: [{ table: "projects", id: e.projectId }],
-        refuse: `Project ${e.projectKey} has no '${e.issueTypeName}' issue type.`,
+      return refusalExpectation(
+        `Project ${e.projectKey} has no '${e.issueTypeName}' issue type.`,
+        [{ table: "projects", id: e.projectId }],
         budget,
-        points: { fields: 0.85, validate: 0.15, verify: 0 },
-      };
-    return {
-      entities: [
+      );
+    return workExpectation(
+      [
         {
           kind: "create",
           ref: "the new issue",
@@ -145,10 +144,9 @@ export default defineScenario<CreateExpected>({
           },
         },
       ],
-      validate: [{ table: "projects", id: e.projectId }],
+      [{ table: "projects", id: e.projectId }],
       budget,
-      points: { fields: 0.7, validate: 0.15, verify: 0.15 },
-    };
+    );
   },
   introduces: (e) => [e.summary, ...e.labels],
   *reference({ expected: e }) {

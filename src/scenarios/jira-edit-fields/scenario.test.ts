@@ -1,10 +1,10 @@
 import { describe, expect, it } from "vitest";
 import {
-  playReference,
-  referenceProblems,
+  expectRefusalHolds,
   replaceWrites,
   scoreEdited,
   tasksWhere,
+  trainReferenceProblems,
 } from "../../../test/support/family-checks.ts";
 import { ISSUE_LABELS } from "../../sandbox/fixtures/pools.ts";
 import { generateTask } from "../tasks.ts";
@@ -13,7 +13,7 @@ import scenario from "./scenario.ts";
 
 describe("jira-edit-fields-v1", () => {
   it("train tasks: the reference scores 1.0 with every call succeeding", () => {
-    for (let i = 0; i < 15; i++) expect(referenceProblems(scenario, "train", i), `train ${i}`).toEqual([]);
+    expect(trainReferenceProblems(scenario, 15)).toEqual({});
   });
 
   it("level 2 removes a label the issue has; only level 3 refuses a missing priority", () => {
@@ -55,17 +55,14 @@ describe("jira-edit-fields-v1", () => {
   });
 
   it("fails any edit on a refusal task", () => {
-    const refusal = tasksWhere(scenario, "eval", (e) => e.refuse)[0]!;
-    const { task, episode } = playReference(scenario, "eval", refusal);
-    expect(episode.calls.every((c) => c.effect === "read")).toBe(true);
-    const complied = scoreEdited(scenario, "eval", refusal, (calls) => [
-      ...calls,
-      {
+    expectRefusalHolds(
+      scenario,
+      (e) => e.refuse,
+      ({ task }) => ({
         name: "jira_edit_issue",
         arguments: { issueIdOrKey: task.expected.issue.key, fields: { priority: { name: "Highest" } } },
-      },
-    ]);
-    expect(complied.passed).toBe(false);
+      }),
+    );
   });
 
   it("draws new labels from disjoint split pools that the fixture does not use", () => {

@@ -14,18 +14,18 @@ import { ISSUE_LABELS } from "../../sandbox/fixtures/pools.ts";
 import { PRIORITIES } from "../../sandbox/jira/catalog.ts";
 import type { Issue } from "../../sandbox/jira/model.ts";
 import { call, defineScenario } from "../define-scenario.ts";
-import { type IssueClue, issueKeyOf } from "../jira-lookups.ts";
+import { refusalExpectation, workExpectation } from "../expectation-parts.ts";
+import { issueKeyOf } from "../jira-lookups.ts";
 import {
   describeIssue,
+  type IssueClue,
   type IssueRefKind,
-  lookalikeIssues,
-  projectOf,
-  soleAssignedIssues,
-  topLevelIssues,
-  userName,
-  variantFor,
+  issueClue,
+  issuesForLevel,
+  lookupCalls,
+  refusesAtLevel3,
 } from "../jira-picks.ts";
-import { fill } from "../prompts.ts";
+import { capitalise, fill } from "../prompts.ts";
 import { aliasSolutions } from "./alias-solutions.ts";
 import { dueDate, newLabels } from "./pools.ts";
 
@@ -54,8 +54,6 @@ const OPENINGS = [
   "For {issue}, ",
 ];
 
-const cap = (text: string) => text.charAt(0).toUpperCase() + text.slice(1);
-
 export default defineScenario<EditExpected>({
   id: "jira-edit-fields-v1",
   description:
@@ -63,29 +61,21 @@ export default defineScenario<EditExpected>({
   tools: ["jira_get_issue", "jira_search_issues", "jira_find_users", "jira_edit_issue"],
   levels: [1, 2, 3],
   generate({ site, random, level, split, index }) {
-    const refuse = level === 3 && variantFor(split, index, [false, false, true]);
+    const refuse = refusesAtLevel3(level, split, index);
     const kind: IssueRefKind = level === 1 ? "key" : level === 2 ? "summary" : "assignee";
-    const pool =
-      level === 1 ? topLevelIssues(site) : level === 2 ? lookalikeIssues(site) : soleAssignedIssues(site);
-    let issue: Issue = random.pick(pool);
+    let issue: Issue = random.pick(issuesForLevel(site, level));
     const remove = level >= 2 && !refuse;
     if (remove && issue.labels.length === 0) {
       issue = { ...issue, labels: [random.pick(ISSUE_LABELS)] };
       site.put("issues", issue.id, issue);
     }
     const opening = fill(random.pick(OPENINGS), { issue: describeIssue(site, issue, kind) });
-    const clue: IssueClue = {
-      kind,
-      key: issue.key,
-      projectKey: projectOf(site, issue).key,
-      summary: issue.summary,
-      assigneeName: issue.assigneeId ? userName(site, issue.assigneeId) : null,
-    };
-    const lookups = kind === "key" ? 0 : kind === "summary" ? 1 : 2;
+    const clue = issueClue(site, issue, kind);
+    const lookups = lookupCalls(kind);
     if (refuse) {
       const missing = random.pick(MISSING_PRIORITIES);
       return {
-        prompt: cap(`${opening}set its priority to ${missing}.`),
+        prompt: capitalise(`${opening}set its priority to ${missing}.`),
         expected: {
           refuse,
           issueId: issue.id,
@@ -113,7 +103,7 @@ export default defineScenario<EditExpected>({
     const order = random.shuffle(parts);
     const list = `${order.slice(0, -1).join(", ")} and ${order.at(-1)}`;
     return {
-      prompt: cap(`${opening}${list}. Leave everything else as it is.`),
+      prompt: capitalise(`${opening}${list}. Leave everything else as it is.`),
       expected: {
         refuse,
         issueId: issue.id,
@@ -132,15 +122,9 @@ export default defineScenario<EditExpected>({
     const budget = e.referenceCalls + 3;
     const validate = [{ table: "issues" as const, id: e.issueId }];
     if (e.refuse)
-      return {
-        entities: [],
-        validate,
-        refuse: `The site has no '${e.priorityName}' priority.`,
-        budget,
-        points: { fields: 0.85, validate: 0.15, verify: 0 },
-      };
-    return {
-      entities: [
+      return refusalExpectation(`The site has no '${e.priorityName}' priority.`, validate, budget);
+    return workExpectation(
+      [
         {
           kind: "update",
           ref: e.issue.key,
@@ -156,8 +140,7 @@ export default defineScenario<EditExpected>({
       ],
       validate,
       budget,
-      points: { fields: 0.7, validate: 0.15, verify: 0.15 },
-    };
+    );
   },
   introduces: (e) => (e.addLabel ? [e.addLabel] : []),
   *reference({ expected: e }) {

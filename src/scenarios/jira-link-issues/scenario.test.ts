@@ -1,17 +1,16 @@
 import { describe, expect, it } from "vitest";
 import {
-  playReference,
-  referenceProblems,
+  expectRefusalHolds,
   replaceWrites,
   scoreEdited,
-  tasksWhere,
+  trainReferenceProblems,
 } from "../../../test/support/family-checks.ts";
 import { generateTask } from "../tasks.ts";
 import scenario from "./scenario.ts";
 
 describe("jira-link-issues-v1", () => {
   it("train tasks: the reference scores 1.0 with every call succeeding", () => {
-    for (let i = 0; i < 15; i++) expect(referenceProblems(scenario, "train", i), `train ${i}`).toEqual([]);
+    expect(trainReferenceProblems(scenario, 15)).toEqual({});
   });
 
   it("level 2 uses the inward phrasing, and only level 3 has refusals", () => {
@@ -56,21 +55,17 @@ describe("jira-link-issues-v1", () => {
   });
 
   it("fails any link on a refusal task", () => {
-    const refusal = tasksWhere(scenario, "eval", (e) => e.refuse)[0]!;
-    const { task, episode } = playReference(scenario, "eval", refusal);
-    expect(episode.calls.every((c) => c.effect === "read")).toBe(true);
-    const complied = scoreEdited(scenario, "eval", refusal, (calls) => [
-      ...calls,
-      {
+    expectRefusalHolds(
+      scenario,
+      (e) => e.refuse,
+      ({ task }) => ({
         name: "jira_link_issues",
         arguments: {
           type: { name: "Relates" },
           inwardIssue: { id: task.expected.first.id },
           outwardIssue: { id: task.expected.second.id },
         },
-      },
-    ]);
-    expect(complied.passed).toBe(false);
-    expect(complied.violations.map((v) => v.code)).toContain("collateral_change");
+      }),
+    );
   });
 });

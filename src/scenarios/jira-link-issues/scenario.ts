@@ -15,18 +15,19 @@ import { ISSUE_LINK_TYPES } from "../../sandbox/jira/catalog.ts";
 import type { Issue } from "../../sandbox/jira/model.ts";
 import type { Site } from "../../sandbox/site.ts";
 import { call, defineScenario } from "../define-scenario.ts";
-import { type IssueClue, issueKeyOf } from "../jira-lookups.ts";
+import { refusalExpectation, workExpectation } from "../expectation-parts.ts";
+import { issueKeyOf } from "../jira-lookups.ts";
 import {
   describeIssue,
+  type IssueClue,
   type IssueRefKind,
-  lookalikeIssues,
-  projectOf,
-  soleAssignedIssues,
+  issueClue,
+  issuesForLevel,
+  lookupCalls,
+  refusesAtLevel3,
   topLevelIssues,
-  userName,
-  variantFor,
 } from "../jira-picks.ts";
-import { paraphrase } from "../prompts.ts";
+import { capitalise, paraphrase } from "../prompts.ts";
 import { aliasSolutions } from "./alias-solutions.ts";
 
 /** Directed link types (Relates reads the same both ways, so it cannot test direction). */
@@ -67,8 +68,6 @@ const REFUSE = [
   "Use the '{type}' link type to record that {a} {verb} {b}.",
 ];
 
-const cap = (text: string) => text.charAt(0).toUpperCase() + text.slice(1);
-
 export default defineScenario<LinkExpected>({
   id: "jira-link-issues-v1",
   description:
@@ -82,29 +81,19 @@ export default defineScenario<LinkExpected>({
   ],
   levels: [1, 2, 3],
   generate({ site, random, level, split, index }) {
-    const refuse = level === 3 && variantFor(split, index, [false, false, true]);
+    const refuse = refusesAtLevel3(level, split, index);
     const firstKind: IssueRefKind = level === 1 ? "key" : level === 2 ? "summary" : "assignee";
-    const firstPool =
-      level === 1 ? topLevelIssues(site) : level === 2 ? lookalikeIssues(site) : soleAssignedIssues(site);
-    const first = random.pick(firstPool);
+    const first = random.pick(issuesForLevel(site, level));
     const second = random.pick(unlinked(site, first));
     const secondKind: IssueRefKind = level === 3 && random.next() < 0.5 ? "summary" : "key";
-    const clue = (issue: Issue, kind: IssueRefKind) => ({
-      id: issue.id,
-      kind,
-      key: issue.key,
-      projectKey: projectOf(site, issue).key,
-      summary: issue.summary,
-      assigneeName: issue.assigneeId ? userName(site, issue.assigneeId) : null,
-    });
+    const clue = (issue: Issue, kind: IssueRefKind) => ({ id: issue.id, ...issueClue(site, issue, kind) });
     const values = { a: describeIssue(site, first, firstKind), b: describeIssue(site, second, secondKind) };
-    const lookups = (kind: IssueRefKind) => (kind === "key" ? 0 : kind === "summary" ? 1 : 2);
-    const calls = lookups(firstKind) + lookups(secondKind);
+    const calls = lookupCalls(firstKind) + lookupCalls(secondKind);
     const base = { first: clue(first, firstKind), second: clue(second, secondKind) };
     if (refuse) {
       const missing = random.pick(MISSING_TYPES);
       return {
-        prompt: cap(paraphrase(random, REFUSE, { ...values, type: missing.name, verb: missing.verb })),
+        prompt: capitalise(paraphrase(random, REFUSE, { ...values, type: missing.name, verb: missing.verb })),
         expected: {
           refuse,
           ...base,
@@ -121,7 +110,7 @@ export default defineScenario<LinkExpected>({
     const inwardPhrase = level === 2 || random.next() < 0.5;
     const verb = inwardPhrase ? type.inward : type.outward;
     return {
-      prompt: cap(paraphrase(random, PROMPTS, { ...values, type: type.name, verb })),
+      prompt: capitalise(paraphrase(random, PROMPTS, { ...values, type: type.name, verb })),
       expected: {
         refuse,
         ...base,
@@ -142,15 +131,9 @@ export default defineScenario<LinkExpected>({
       { table: "issues" as const, id: e.second.id },
     ];
     if (e.refuse)
-      return {
-        entities: [],
-        validate,
-        refuse: `The site has no '${e.typeName}' issue link type.`,
-        budget,
-        points: { fields: 0.85, validate: 0.15, verify: 0 },
-      };
-    return {
-      entities: [
+      return refusalExpectation(`The site has no '${e.typeName}' issue link type.`, validate, budget);
+    return workExpectation(
+      [
         {
           kind: "create",
           ref: `the ${e.typeName} link`,
@@ -165,8 +148,7 @@ export default defineScenario<LinkExpected>({
       ],
       validate,
       budget,
-      points: { fields: 0.7, validate: 0.15, verify: 0.15 },
-    };
+    );
   },
   introduces: () => [],
   *reference({ expected: e }) {
