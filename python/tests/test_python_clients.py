@@ -227,3 +227,13 @@ def test_pycontribs_reads(env_server: EnvServerProcess) -> None:
     user = client.user(me["accountId"])
     assert user.displayName == me["displayName"]
     assert json.loads(json.dumps(client.issue("ENG-1").raw))["key"] == "ENG-1"
+
+
+def test_pycontribs_links_issues(env_server: EnvServerProcess) -> None:
+    base = site(env_server, "pc-link")
+    client = pycontribs(base)
+    client.create_issue_link("Blocks", "ENG-3", "ENG-4")  # sends "comment": null
+    links = rest(base, "/rest/api/3/issue/ENG-3", fields="issuelinks")["fields"]["issuelinks"]
+    assert [(link["type"]["name"], link["outwardIssue"]["key"]) for link in links if "outwardIssue" in link] == [
+        ("Blocks", "ENG-4")
+    ]
