@@ -63,10 +63,30 @@ describe("plain-array lists (v2 and v3)", () => {
   });
 });
 
+describe("/rest/api/latest is v2; user search matches an exact accountId", () => {
+  it("assigns as pycontribs does: user search by accountId, then PUT latest/.../assignee", async () => {
+    const priya = (await call("GET", "/rest/api/3/user/search?query=priya")).body[0];
+    const found = await call("GET", `/rest/api/latest/user/search?query=${priya.accountId}`);
+    expect(found.status).toBe(200);
+    expect(found.body.map((u: { accountId: string }) => u.accountId)).toEqual([priya.accountId]);
+    expect(found.body[0].self).toContain("/rest/api/2/user?accountId=");
+    const put = await call("PUT", "/rest/api/latest/issue/ENG-2/assignee", { accountId: priya.accountId });
+    expect(put.status).toBe(204);
+    const v3 = await call("GET", "/rest/api/3/issue/ENG-2?fields=assignee,description");
+    expect(v3.body.fields.assignee.accountId).toBe(priya.accountId);
+    const latest = await call("GET", "/rest/api/latest/issue/ENG-2?fields=description");
+    expect(latest.body.fields.description ?? "").toEqual(expect.any(String));
+    const missing = await call("GET", "/rest/api/latest/nowhere");
+    expect(missing.status).toBe(404);
+    expect(missing.body.errorMessages).toEqual(["No API operation matches GET /s/c/rest/api/latest/nowhere"]);
+  });
+});
+
 describe("contracts", () => {
   it("every answer above conforms to its surface's document", () => {
     expect(violations).toEqual([]);
     expect(seen).toContain("GET /rest/api/2/project -> getAllProjects");
     expect(seen).toContain("GET /rest/api/3/status -> getStatuses");
+    expect(seen).toContain("PUT /rest/api/2/issue/{issueIdOrKey}/assignee -> assignIssue");
   });
 });

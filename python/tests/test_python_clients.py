@@ -245,3 +245,12 @@ def test_pycontribs_lists_projects_priorities_types_and_statuses(env_server: Env
     assert "Medium" in {p.name for p in client.priorities()}
     assert "Task" in {t.name for t in client.issue_types()}
     assert "Done" in {s.name for s in client.statuses()}
+
+
+def test_pycontribs_assigns_an_issue(env_server: EnvServerProcess) -> None:
+    base = site(env_server, "pc-assign")
+    client = pycontribs(base)
+    priya = client.search_users(query="Priya")[0]
+    assert client.assign_issue("ENG-2", priya.accountId)  # user/search by accountId, then latest/.../assignee
+    stored = rest(base, "/rest/api/3/issue/ENG-2", fields="assignee")["fields"]["assignee"]
+    assert stored["accountId"] == priya.accountId
