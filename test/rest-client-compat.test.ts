@@ -82,11 +82,45 @@ describe("/rest/api/latest is v2; user search matches an exact accountId", () =>
   });
 });
 
+describe("Confluence v1 content search by CQL", () => {
+  it("answers the CQL search's pages as v1 Content with expand, not as content/{id}", async () => {
+    const cql = 'type=page AND space="ENG"';
+    const v1 = (await call("GET", `/wiki/rest/api/search?cql=${encodeURIComponent(cql)}&limit=100`)).body;
+    const ids = v1.results.map((r: { content: { id: string } }) => r.content.id);
+    const found = await call(
+      "GET",
+      `/wiki/rest/api/content/search?cql=${encodeURIComponent(cql)}&limit=100&expand=space,version,body.storage`,
+    );
+    expect(found.status).toBe(200);
+    expect(found.body.results.map((c: { id: string }) => c.id)).toEqual(ids);
+    expect(found.body.results[0]).toMatchObject({
+      type: "page",
+      space: { key: "ENG" },
+      version: { number: expect.any(Number) },
+      body: { storage: { representation: "storage", value: expect.any(String) } },
+    });
+    const parent = found.body.results[0].id;
+    const children = await call(
+      "GET",
+      `/wiki/rest/api/content/search?cql=${encodeURIComponent(`parent=${parent}`)}`,
+    );
+    const v2Children = (await call("GET", `/wiki/api/v2/pages/${parent}/children`)).body.results;
+    expect(v2Children.length).toBeGreaterThan(0);
+    expect(children.body.results.map((c: { title: string }) => c.title).sort()).toEqual(
+      v2Children.map((c: { title: string }) => c.title).sort(),
+    );
+    const bad = await call("GET", `/wiki/rest/api/content/search?cql=${encodeURIComponent("title ~")}`);
+    expect(bad.status).toBe(400);
+    expect(bad.body).toMatchObject({ statusCode: 400, message: expect.any(String) });
+  });
+});
+
 describe("contracts", () => {
   it("every answer above conforms to its surface's document", () => {
     expect(violations).toEqual([]);
     expect(seen).toContain("GET /rest/api/2/project -> getAllProjects");
     expect(seen).toContain("GET /rest/api/3/status -> getStatuses");
+    expect(seen).toContain("GET /wiki/rest/api/content/search -> searchByCQL");
     expect(seen).toContain("PUT /rest/api/2/issue/{issueIdOrKey}/assignee -> assignIssue");
   });
 });

@@ -254,3 +254,15 @@ def test_pycontribs_assigns_an_issue(env_server: EnvServerProcess) -> None:
     assert client.assign_issue("ENG-2", priya.accountId)  # user/search by accountId, then latest/.../assignee
     stored = rest(base, "/rest/api/3/issue/ENG-2", fields="assignee")["fields"]["assignee"]
     assert stored["accountId"] == priya.accountId
+
+
+def test_python_api_updates_or_creates_a_page(env_server: EnvServerProcess) -> None:
+    base = site(env_server, "pa-upsert")
+    _, wiki = python_api(base)
+    parent = first_parent_page(base)
+    created = wiki.update_or_create(parent["id"], "Upsert notes", "<p>first</p>")  # content/search by CQL
+    updated = wiki.update_or_create(parent["id"], "Upsert notes", "<p>second</p>")
+    assert updated["id"] == created["id"]
+    stored = rest(base, f"/wiki/api/v2/pages/{created['id']}", **{"body-format": "storage"})
+    assert (stored["parentId"], stored["version"]["number"]) == (parent["id"], 2)
+    assert stored["body"]["storage"]["value"] == "<p>second</p>"
