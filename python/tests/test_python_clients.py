@@ -266,3 +266,10 @@ def test_python_api_updates_or_creates_a_page(env_server: EnvServerProcess) -> N
     stored = rest(base, f"/wiki/api/v2/pages/{created['id']}", **{"body-format": "storage"})
     assert (stored["parentId"], stored["version"]["number"]) == (parent["id"], 2)
     assert stored["body"]["storage"]["value"] == "<p>second</p>"
+
+
+def test_pycontribs_comments_with_a_one_line_code_block(env_server: EnvServerProcess) -> None:
+    base = site(env_server, "pc-code")
+    comment = pycontribs(base).add_comment("ENG-1", "{code}x=1{code}")
+    stored = rest(base, f"/rest/api/3/issue/ENG-1/comment/{comment.id}")["body"]
+    assert stored["content"] == [{"type": "codeBlock", "content": [{"type": "text", "text": "x=1"}]}]
