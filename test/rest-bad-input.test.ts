@@ -531,6 +531,53 @@ const CASES: Case[] = [
     dialect: "confluence-v1",
     message: /cql/,
   },
+  {
+    name: "v1 content search with CQL that does not parse",
+    method: "GET",
+    path: "/wiki/rest/api/content/search?cql=title%20~",
+    status: 400,
+    dialect: "confluence-v1",
+    message: /./,
+  },
+  {
+    name: "v1 content search without cql",
+    method: "GET",
+    path: "/wiki/rest/api/content/search",
+    status: 400,
+    dialect: "confluence-v1",
+    message: /cql/,
+  },
+  {
+    name: "getAllProjects with a non-numeric recent",
+    method: "GET",
+    path: "/rest/api/2/project?recent=many",
+    status: 400,
+    dialect: "jira",
+    message: /recent/,
+  },
+  {
+    name: "latest (v2) link with a comment that is not wiki markup or ADF",
+    method: "POST",
+    path: "/rest/api/latest/issueLink",
+    body: json({
+      type: { name: "Blocks" },
+      inwardIssue: { key: "ENG-1" },
+      outwardIssue: { key: "ENG-2" },
+      comment: { body: 42 },
+    }),
+    status: 400,
+    dialect: "jira",
+    message: /comment/,
+  },
+  {
+    name: "latest (v2) assign to an unknown account",
+    method: "PUT",
+    path: "/rest/api/latest/issue/ENG-1/assignee",
+    body: json({ accountId: "no-such-account" }),
+    status: 400,
+    dialect: "jira",
+    message: /./,
+  },
 ];
 
 function messageOf(dialect: Dialect, body: Record<string, unknown>): string {

@@ -227,3 +227,49 @@ def test_pycontribs_reads(env_server: EnvServerProcess) -> None:
     user = client.user(me["accountId"])
     assert user.displayName == me["displayName"]
     assert json.loads(json.dumps(client.issue("ENG-1").raw))["key"] == "ENG-1"
+
+
+def test_pycontribs_links_issues(env_server: EnvServerProcess) -> None:
+    base = site(env_server, "pc-link")
+    client = pycontribs(base)
+    client.create_issue_link("Blocks", "ENG-3", "ENG-4")  # sends "comment": null
+    links = rest(base, "/rest/api/3/issue/ENG-3", fields="issuelinks")["fields"]["issuelinks"]
+    assert [(link["type"]["name"], link["outwardIssue"]["key"]) for link in links if "outwardIssue" in link] == [
+        ("Blocks", "ENG-4")
+    ]
+
+
+def test_pycontribs_lists_projects_priorities_types_and_statuses(env_server: EnvServerProcess) -> None:
+    client = pycontribs(site(env_server, "pc-lists"))
+    assert {"ENG", "OPS"} <= {p.key for p in client.projects()}
+    assert "Medium" in {p.name for p in client.priorities()}
+    assert "Task" in {t.name for t in client.issue_types()}
+    assert "Done" in {s.name for s in client.statuses()}
+
+
+def test_pycontribs_assigns_an_issue(env_server: EnvServerProcess) -> None:
+    base = site(env_server, "pc-assign")
+    client = pycontribs(base)
+    priya = client.search_users(query="Priya")[0]
+    assert client.assign_issue("ENG-2", priya.accountId)  # user/search by accountId, then latest/.../assignee
+    stored = rest(base, "/rest/api/3/issue/ENG-2", fields="assignee")["fields"]["assignee"]
+    assert stored["accountId"] == priya.accountId
+
+
+def test_python_api_updates_or_creates_a_page(env_server: EnvServerProcess) -> None:
+    base = site(env_server, "pa-upsert")
+    _, wiki = python_api(base)
+    parent = first_parent_page(base)
+    created = wiki.update_or_create(parent["id"], "Upsert notes", "<p>first</p>")  # content/search by CQL
+    updated = wiki.update_or_create(parent["id"], "Upsert notes", "<p>second</p>")
+    assert updated["id"] == created["id"]
+    stored = rest(base, f"/wiki/api/v2/pages/{created['id']}", **{"body-format": "storage"})
+    assert (stored["parentId"], stored["version"]["number"]) == (parent["id"], 2)
+    assert stored["body"]["storage"]["value"] == "<p>second</p>"
+
+
+def test_pycontribs_comments_with_a_one_line_code_block(env_server: EnvServerProcess) -> None:
+    base = site(env_server, "pc-code")
+    comment = pycontribs(base).add_comment("ENG-1", "{code}x=1{code}")
+    stored = rest(base, f"/rest/api/3/issue/ENG-1/comment/{comment.id}")["body"]
+    assert stored["content"] == [{"type": "codeBlock", "content": [{"type": "text", "text": "x=1"}]}]

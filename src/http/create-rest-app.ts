@@ -65,9 +65,10 @@ export function createRestApp({
   // Routes match in registration order: fixed paths (`/project/search`) go before parameterised ones (`/project/{key}`).
   const byParams = routes.sort((a, b) => paramCount(a.path) - paramCount(b.path));
   for (const endpoint of byParams) {
-    const path = endpoint.path.replace(/\{(\w+)\}/g, ":$1");
-    app.on(endpoint.method, path, (c) => handle(c, endpoint, null));
-    app.on(endpoint.method, `/s/:siteId${path}`, (c) => handle(c, endpoint, c.req.param("siteId")));
+    for (const path of servedPaths(endpoint.path)) {
+      app.on(endpoint.method, path, (c) => handle(c, endpoint, null));
+      app.on(endpoint.method, `/s/:siteId${path}`, (c) => handle(c, endpoint, c.req.param("siteId")));
+    }
   }
   // Forgetting an isolated site (an env-server session's site is closed with its session instead).
   app.delete("/s/:siteId", (c) => {
@@ -155,6 +156,13 @@ export function createRestApp({
 }
 
 const paramCount = (path: string) => path.split("{").length - 1;
+
+/** The Hono paths an endpoint answers on: Jira treats `/rest/api/latest` as `/rest/api/2` (pycontribs uses both). */
+function servedPaths(path: string): string[] {
+  const route = path.replace(/\{(\w+)\}/g, ":$1");
+  const v2 = "/rest/api/2/";
+  return route.startsWith(v2) ? [route, `/rest/api/latest/${route.slice(v2.length)}`] : [route];
+}
 
 /** The operation a route performs (a presentation performs its operation). */
 function operationOf(endpoint: Endpoint): Operation {

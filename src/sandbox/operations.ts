@@ -20,6 +20,7 @@ import { PROJECT_OPERATIONS } from "./jira/operations/projects.ts";
 import { REMOTE_LINK_OPERATIONS } from "./jira/operations/remote-links.ts";
 import { SEARCH_OPERATIONS } from "./jira/operations/search.ts";
 import { SERVER_INFO_OPERATIONS } from "./jira/operations/server-info.ts";
+import { SITE_LIST_OPERATIONS } from "./jira/operations/site-lists.ts";
 import { TRANSITION_OPERATIONS } from "./jira/operations/transitions.ts";
 import { USER_LOOKUP_OPERATIONS } from "./jira/operations/user-lookup.ts";
 import { USER_OPERATIONS } from "./jira/operations/users.ts";
@@ -31,6 +32,7 @@ export const OPERATIONS: readonly Operation[] = [
   ...TRANSITION_OPERATIONS,
   ...CREATE_META_OPERATIONS,
   ...PROJECT_OPERATIONS,
+  ...SITE_LIST_OPERATIONS,
   ...USER_OPERATIONS,
   ...USER_LOOKUP_OPERATIONS,
   ...SERVER_INFO_OPERATIONS,

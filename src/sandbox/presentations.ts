@@ -4,6 +4,7 @@
  * operations). They are REST-only: tools and MCP offer the operations themselves.
  */
 import { CONTENT_PRESENTATIONS } from "./confluence/v1/content.ts";
+import { searchContentByCQL } from "./confluence/v1/content-search.ts";
 import { getHistoryForContent } from "./confluence/v1/history.ts";
 import { SPACE_PRESENTATIONS } from "./confluence/v1/spaces.ts";
 import { restV2Presentations } from "./jira/rest-v2.ts";
@@ -13,6 +14,7 @@ import type { Presentation } from "./presentation.ts";
 export const PRESENTATIONS: readonly Presentation[] = [
   ...restV2Presentations(OPERATIONS),
   ...CONTENT_PRESENTATIONS,
+  searchContentByCQL,
   getHistoryForContent,
   ...SPACE_PRESENTATIONS,
 ];

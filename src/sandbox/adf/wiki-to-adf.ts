@@ -25,11 +25,22 @@ export function wikiToAdf(wiki: string): AdfDocument {
     const code = CODE_OPEN.exec(line.trim());
     if (code) {
       flush();
-      const body: string[] = code[2] ? [code[2]] : [];
-      for (i++; i < lines.length && !lines[i]!.includes("{code}"); i++) body.push(lines[i]!);
-      if (i < lines.length) {
-        const before = lines[i]!.slice(0, lines[i]!.indexOf("{code}"));
-        if (before) body.push(before);
+      const rest = code[2]!;
+      const closes = rest.indexOf("{code}");
+      const body: string[] = [];
+      let after = "";
+      if (closes !== -1) {
+        // One line: `{code}x=1{code}`.
+        body.push(rest.slice(0, closes));
+        after = rest.slice(closes + "{code}".length);
+      } else {
+        if (rest) body.push(rest);
+        for (i++; i < lines.length && !lines[i]!.includes("{code}"); i++) body.push(lines[i]!);
+        if (i < lines.length) {
+          const end = lines[i]!.indexOf("{code}");
+          if (end > 0) body.push(lines[i]!.slice(0, end));
+          after = lines[i]!.slice(end + "{code}".length);
+        }
       }
       const text = body.join("\n");
       content.push({
@@ -37,6 +48,7 @@ export function wikiToAdf(wiki: string): AdfDocument {
         ...(code[1] ? { attrs: { language: code[1] } } : {}),
         ...(text ? { content: [{ type: "text", text }] } : {}),
       });
+      if (after.trim()) paragraph.push(after.trim());
       continue;
     }
     const heading = HEADING.exec(line);

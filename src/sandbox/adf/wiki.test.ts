@@ -51,6 +51,19 @@ describe("wikiToAdf", () => {
     );
   });
 
+  it("closes a code block on its opening line, keeping text after it as a paragraph", () => {
+    expect(wikiToAdf("{code}x=1{code}")).toEqual(doc({ type: "codeBlock", content: [t("x=1")] }));
+    expect(wikiToAdf("{code:sql}select 1{code} then\nnext line")).toEqual(
+      doc(
+        { type: "codeBlock", attrs: { language: "sql" }, content: [t("select 1")] },
+        p(t("then"), { type: "hardBreak" }, t("next line")),
+      ),
+    );
+    expect(wikiToAdf("{code}\na\nb{code} done")).toEqual(
+      doc({ type: "codeBlock", content: [t("a\nb")] }, p(t("done"))),
+    );
+  });
+
   it("parses nested bullet and numbered lists", () => {
     const adf = wikiToAdf("* one\n** one.a\n* two\n# first");
     expect(adf).toEqual(

@@ -1,12 +1,13 @@
 /**
  * How Jira's user pickers match a `query`: case-insensitively against the start of the display name,
- * the start of any word in it, or the start of the email address or of any word in its local part.
+ * the start of any word in it, or the start of the email address or of any word in its local part; an
+ * exact accountId matches too (as on Cloud: pycontribs `assign_issue` resolves its assignee that way).
  */
 import type { JiraUser } from "./model.ts";
 
 export function userMatchesQuery(user: JiraUser, query: string): boolean {
   const q = query.trim().toLowerCase();
-  if (q === "") return true;
+  if (q === "" || user.accountId === query.trim()) return true;
   const name = user.displayName.toLowerCase();
   const email = user.emailAddress.toLowerCase();
   const local = email.split("@")[0] ?? "";

@@ -94,6 +94,29 @@ describe("linkIssues", () => {
     });
   });
 
+  it("takes a null comment as no comment (what the jira Python client sends)", () => {
+    const site = createSite({ seed: 1 });
+    const comments = () => site.size("comments");
+    const before = comments();
+    const res = call(
+      site,
+      "linkIssues",
+      {},
+      {
+        type: { name: "Relates" },
+        inwardIssue: { key: "ENG-3" },
+        outwardIssue: { key: "ENG-4" },
+        comment: null,
+      },
+    );
+    expect(res.status).toBe(201);
+    expect(linksOf(site, "ENG-3").map((l) => [l.type.name, l.outwardIssue?.key])).toContainEqual([
+      "Relates",
+      "ENG-4",
+    ]);
+    expect(comments()).toBe(before);
+  });
+
   it("answers Jira's errors and changes nothing", () => {
     const site = createSite({ seed: 1 });
     const hash = site.hash();

@@ -94,8 +94,8 @@ export const linkIssues = defineOperation({
         body: z.unknown().describe("The comment as an ADF document."),
         visibility: z.looseObject({}).optional(),
       })
-      .optional()
-      .describe("An optional comment, added to the inwardIssue."),
+      .nullish()
+      .describe("An optional comment, added to the inwardIssue (null means none)."),
   }),
   handler: (site, { body }, ctx) => {
     const type = requireLinkType(body.type);

@@ -35,6 +35,12 @@ describe("findUsers", () => {
     expect(call(site, "findUsers", { accountId: "nobody" }).body).toEqual([]);
   });
 
+  it("matches an exact accountId given as the query (as Cloud does), not a prefix of one", () => {
+    const [alex] = call(site, "findUsers", { query: "alex chen" }).body as User[];
+    expect(names(call(site, "findUsers", { query: alex!.accountId }).body)).toEqual(["Alex Chen"]);
+    expect(call(site, "findUsers", { query: alex!.accountId.slice(0, -1) }).body).toEqual([]);
+  });
+
   it("pages with startAt and maxResults", () => {
     expect(names(call(site, "findUsers", { query: "a", startAt: "1", maxResults: "1" }).body)).toHaveLength(
       1,
