@@ -361,6 +361,31 @@ const CASES: Case[] = [
     message: /summary/,
   },
   {
+    name: "v2: an ADF description where v2 takes wiki markup",
+    method: "POST",
+    path: "/rest/api/2/issue",
+    body: json({
+      fields: {
+        project: { key: "ENG" },
+        issuetype: { name: "Task" },
+        summary: "x",
+        description: { type: "doc", version: 1, content: [] },
+      },
+    }),
+    status: 400,
+    dialect: "jira",
+    message: /description.*must be a string/,
+  },
+  {
+    name: "v2: a comment body that is not a string",
+    method: "POST",
+    path: "/rest/api/2/issue/ENG-1/comment",
+    body: json({ body: 42 }),
+    status: 400,
+    dialect: "jira",
+    message: /comment.*must be a string/,
+  },
+  {
     name: "v2: malformed JSON",
     method: "POST",
     path: "/rest/api/2/issue/ENG-1/comment",

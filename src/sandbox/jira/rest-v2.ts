@@ -6,6 +6,7 @@
 import { adfToWiki } from "../adf/adf-to-wiki.ts";
 import type { AdfDocument } from "../adf/types.ts";
 import { wikiToAdf } from "../adf/wiki-to-adf.ts";
+import { jiraError } from "../api-error.ts";
 import type { Operation } from "../define-operation.ts";
 import type { OperationResult } from "../execute.ts";
 import type { Presentation } from "../presentation.ts";
@@ -42,6 +43,7 @@ export function restV2Presentations(operations: readonly Operation[]): Presentat
 /** Converts the wiki-markup strings of a v2 request body to ADF, wherever v2 carries rich text. */
 export function wikiBodyToAdf(body: unknown): unknown {
   if (!isRecord(body)) return body;
+  rejectNonStringRichText(body);
   const out: Record<string, unknown> = { ...body };
   if (typeof out.body === "string") out.body = commentDoc(out.body);
   if (isRecord(out.comment) && typeof out.comment.body === "string")
@@ -68,6 +70,27 @@ export function wikiBodyToAdf(body: unknown): unknown {
     out.update = update;
   }
   return out;
+}
+
+/**
+ * v2 carries rich text as wiki-markup strings only: an ADF document or any other non-string value where
+ * v2 expects one is refused as Jira v2 refuses it (400, the field named), before anything changes.
+ */
+function rejectNonStringRichText(body: Record<string, unknown>): void {
+  const errors: Record<string, string> = {};
+  const check = (name: string, value: unknown) => {
+    if (value !== undefined && value !== null && typeof value !== "string")
+      errors[name] = "Operation value must be a string";
+  };
+  if ("body" in body) check("comment", body.body);
+  if (isRecord(body.comment)) check("comment", body.comment.body);
+  if (isRecord(body.fields)) for (const name of RICH_FIELDS) check(name, body.fields[name]);
+  if (isRecord(body.update))
+    for (const name of RICH_FIELDS) {
+      const ops = body.update[name];
+      if (Array.isArray(ops)) for (const op of ops) if (isRecord(op)) check(name, op.set);
+    }
+  if (Object.keys(errors).length > 0) throw jiraError(400, [], errors);
 }
 
 /** An empty string clears a field in v2. */
