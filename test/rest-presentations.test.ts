@@ -5,33 +5,9 @@
  * content, spaces and user search as presentations of the v2 page and space operations.
  */
 import { describe, expect, it } from "vitest";
-import { createRestApp } from "../src/http/create-rest-app.ts";
-import { createSiteRegistry } from "../src/http/site-registry.ts";
-import { responseViolations } from "./support/spec-contract.ts";
+import { createConformanceApp } from "./support/conformance-app.ts";
 
-const sites = createSiteRegistry(1);
-const violations: string[] = [];
-const seen = new Set<string>();
-const app = createRestApp({
-  sites,
-  observe: (op, _result, { endpoint, answer }) => {
-    if (!answer) return;
-    seen.add(`${endpoint.method} ${endpoint.path} -> ${op.operationId}`);
-    const problem = responseViolations(endpoint, answer.status, answer.body);
-    if (problem) violations.push(`${endpoint.method} ${endpoint.path} ${answer.status}: ${problem}`);
-  },
-});
-
-// biome-ignore lint/suspicious/noExplicitAny: JSON answers are checked by the assertions
-async function call(method: string, path: string, body?: unknown): Promise<{ status: number; body: any }> {
-  const res = await app.request(`http://sim.test/s/t${path}`, {
-    method,
-    headers: body === undefined ? {} : { "content-type": "application/json" },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  const text = await res.text();
-  return { status: res.status, body: text ? JSON.parse(text) : null };
-}
+const { call, violations, seen } = createConformanceApp("t");
 
 describe("Jira REST v2", () => {
   it("takes and gives rich text as wiki markup, stored as ADF", async () => {
