@@ -3,6 +3,7 @@
  * run; copy them into docs/benchmarks.md). `npm run bench -- <word>` runs only the groups whose name has it.
  */
 import { benchEnvServer } from "./env-server.bench.ts";
+import { benchJournal } from "./journal.bench.ts";
 import { benchMcp } from "./mcp.bench.ts";
 import type { BenchRow } from "./measure.ts";
 import { benchRest } from "./rest.bench.ts";
@@ -15,6 +16,7 @@ const groups: [string, () => BenchRow[] | Promise<BenchRow[]>][] = [
   ["REST facade (loopback)", () => benchRest()],
   ["Env server (loopback)", () => benchEnvServer()],
   ["MCP (stdio, loopback HTTP)", () => benchMcp()],
+  ["Journal (serve --journal, in process)", () => benchJournal()],
   ["Rollouts (openai: vs fake model server)", () => benchRollout()],
   ["Soak (bounded memory, in process)", () => benchSoak()],
 ];

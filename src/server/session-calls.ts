@@ -26,9 +26,12 @@ export function answerDigest(result: Pick<ToolCallResult, "status" | "observatio
     .slice(0, 16);
 }
 
-/** The site's state hash after a call that changed it: the checkpoints replay verifies. */
+/**
+ * The site's state digest after a call that changed it: the checkpoints replay verifies. Site.digest()
+ * is incremental (microseconds per write), which keeps the journal's cost per write small.
+ */
 export function hashAfter(episode: Episode, result: Pick<ToolCallResult, "ok" | "effect">) {
-  return result.ok && result.effect === "write" ? { hash: episode.site.hash() } : {};
+  return result.ok && result.effect === "write" ? { hash: episode.site.digest() } : {};
 }
 
 export interface CallOptions {
@@ -122,7 +125,7 @@ export function scoreSession(
   return session.run((episode) => {
     if (finalMessage !== undefined) keepFinal(session, finalMessage);
     const score = episode.score(mode);
-    if (session.journaled) session.log({ t: "score", hash: episode.site.hash() });
+    if (session.journaled) session.log({ t: "score", hash: episode.site.digest() });
     return score;
   });
 }

@@ -10,7 +10,7 @@ import { taskTools } from "../env/offered-tools.ts";
 import { executeOperation } from "../sandbox/execute.ts";
 import { OPERATIONS } from "../sandbox/operations.ts";
 import type { ToolCallResult } from "../tools/tool-call-result.ts";
-import type { Journal, JournaledSession } from "./journal.ts";
+import { JOURNAL_VERSION, type Journal, type JournaledSession } from "./journal.ts";
 import { openSession } from "./open-session.ts";
 import { answerDigest, hashAfter } from "./session-calls.ts";
 import type { Session, SessionStore } from "./sessions.ts";
@@ -39,6 +39,10 @@ export function restoreSessions(store: SessionStore, tasks: TaskSource, journal:
 }
 
 function replay(store: SessionStore, tasks: TaskSource, entry: JournaledSession): Session {
+  if (entry.open.v !== JOURNAL_VERSION)
+    throw new Error(
+      `journal format ${entry.open.v} is not this server's (${JOURNAL_VERSION}): it was written by another atlas-gym version`,
+    );
   const { session } = openSession(store, tasks, entry.open.request, entry.open.origin, entry.id);
   const { episode } = session;
   entry.records.forEach((record, i) => {
@@ -72,7 +76,7 @@ function replay(store: SessionStore, tasks: TaskSource, entry: JournaledSession)
         episode.finish(record.message);
         break;
       case "score":
-        if (episode.site.hash() !== record.hash)
+        if (episode.site.digest() !== record.hash)
           throw new Error(`${where}: the state hash at scoring differs`);
         break;
     }

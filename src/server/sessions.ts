@@ -11,7 +11,7 @@ import type { Episode } from "../env/episode.ts";
 import type { SiteRegistry } from "../http/site-registry.ts";
 import type { ToolCallResult } from "../tools/tool-call-result.ts";
 import { SessionCapacityError, SessionNotFoundError } from "./errors.ts";
-import type { Journal, JournalRecord, OpenRecord } from "./journal.ts";
+import { JOURNAL_VERSION, type Journal, type JournalRecord, type OpenRecord } from "./journal.ts";
 
 /** Session ids start with this, which is how the REST facade tells a session's site from an ad-hoc one. */
 export const SESSION_PREFIX = "ses-";
@@ -178,7 +178,7 @@ export function createSessionStore(options: SessionStoreOptions = {}): SessionSt
         throw new Error(`Session id factory returned an unusable or duplicate id '${id}'`);
       const journaled = options.journal !== undefined && (opening !== undefined || restoreId !== undefined);
       const session = open(id, build(id), journaled);
-      if (journaled && restoreId === undefined) options.journal!.append(id, { t: "open", v: 1, ...opening! });
+      if (journaled && restoreId === undefined) options.journal!.append(id, { t: "open", v: JOURNAL_VERSION, ...opening! });
       sessions.set(id, session);
       options.sites?.set(id, session.episode.site);
       return session;

@@ -116,7 +116,7 @@ export function createGymHandler(options: Omit<GymServerOptions, "port" | "host"
         : restFetch(request);
   const fetch = gateRequests({ token: options.token, credentials }, dispatch);
   const routes = [...env.routes, ...rest.routes, ...mcp.routes].map(({ method, path }) => ({ method, path }));
-  return { sites, sessions, credentials, fetch, mcp, restored, routes };
+  return { sites, sessions, credentials, fetch, mcp, restored, routes, journal };
 }
 
 export async function startGymServer(options: GymServerOptions): Promise<RunningGymServer> {
@@ -137,7 +137,8 @@ export async function startGymServer(options: GymServerOptions): Promise<Running
     close: async () => {
       clearInterval(reaper);
       await handler.mcp.close();
-      return server.close();
+      await server.close();
+      handler.journal?.close();
     },
   };
 }
