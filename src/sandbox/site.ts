@@ -209,7 +209,9 @@ function recordHash(record: unknown): string {
 
 /** One entry's hash as a number (its table and id included, so moving a record changes the digest). */
 function entryHash(table: TableName, id: string, record: unknown): bigint {
-  const hex = createHash("sha256").update(`${table}\0${id}\0${recordHash(record)}`).digest("hex");
+  const hex = createHash("sha256")
+    .update(`${table}\0${id}\0${recordHash(record)}`)
+    .digest("hex");
   return BigInt(`0x${hex}`);
 }
 

@@ -20,6 +20,7 @@ import { join } from "node:path";
 import type { OperationContext } from "../sandbox/define-operation.ts";
 import type { OperationInput, OperationResult } from "../sandbox/execute.ts";
 import type { ToolSetName } from "../tools/aliases/tool-sets.ts";
+import type { KeptReply } from "./idempotency.ts";
 import type { TaskRequest } from "./task-source.ts";
 
 /** The journal's format; 2: state checkpoints are Site.digest() (incremental), not Site.hash(). */
@@ -31,6 +32,9 @@ export interface OpenRecord {
   v: number;
   request: TaskRequest;
   origin: string;
+  /** The idempotency key it was opened with, and its request's fingerprint. */
+  key?: string;
+  fp?: string;
 }
 
 /**
@@ -44,6 +48,9 @@ export interface StepRecord {
   arguments: unknown;
   set: ToolSetName;
   seq?: number;
+  /** The call's idempotency key and request fingerprint, when it carried one. */
+  key?: string;
+  fp?: string;
   obs: string;
   hash?: string;
 }
@@ -56,6 +63,10 @@ export interface OperationRecord {
   ctx: OperationContext | null;
   /** The answer, kept only when the request failed before the operation ran (no input to replay). */
   result?: OperationResult;
+  /** A keyed write: its idempotency key, request fingerprint and the HTTP answer it got. */
+  key?: string;
+  fp?: string;
+  reply?: KeptReply;
   obs: string;
   hash?: string;
 }
@@ -107,7 +118,10 @@ export function createJournal(dir: string): Journal {
     dir,
     append(id, record) {
       let fd = open.get(id);
-      if (fd === undefined) open.set(id, (fd = openSync(file(id), "a")));
+      if (fd === undefined) {
+        fd = openSync(file(id), "a");
+        open.set(id, fd);
+      }
       writeSync(fd, `${JSON.stringify(record)}\n`);
     },
     remove(id) {

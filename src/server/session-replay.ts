@@ -4,7 +4,7 @@
  * fresh fork of the task's site. Everything is deterministic, so the replay must reproduce each answer
  * (checked by digest) and the state hash recorded after every write and every score; a session that does
  * not is set aside (its file renamed `.failed`) and reported, never half-restored. The sequence number and
- * answer of its last numbered call come back too, so a client retrying that call is not applied twice.
+ * answer of its last numbered call come back too, so a client retrying that call is not applied twice, and so do the answers kept under idempotency keys (openings, tool calls, REST writes).
  */
 import { taskTools } from "../env/offered-tools.ts";
 import { executeOperation } from "../sandbox/execute.ts";
@@ -43,7 +43,9 @@ function replay(store: SessionStore, tasks: TaskSource, entry: JournaledSession)
     throw new Error(
       `journal format ${entry.open.v} is not this server's (${JOURNAL_VERSION}): it was written by another atlas-gym version`,
     );
-  const { session } = openSession(store, tasks, entry.open.request, entry.open.origin, entry.id);
+  const { key, fp } = entry.open;
+  const keyed = key !== undefined && fp !== undefined ? { key, fingerprint: fp } : undefined;
+  const { session } = openSession(store, tasks, entry.open.request, entry.open.origin, entry.id, keyed);
   const { episode } = session;
   entry.records.forEach((record, i) => {
     const where = `record ${i + 2} of ${entry.id}`;
@@ -59,6 +61,8 @@ function replay(store: SessionStore, tasks: TaskSource, entry: JournaledSession)
         const result = episode.step({ name: record.name, arguments: record.arguments }, tools);
         check(result, record);
         if (record.seq !== undefined) [session.lastSeq, session.lastResult] = [record.seq, result];
+        if (record.key !== undefined)
+          session.kept.keep({ key: record.key, fingerprint: record.fp! }, { tool: result });
         break;
       }
       case "op": {
@@ -69,6 +73,8 @@ function replay(store: SessionStore, tasks: TaskSource, entry: JournaledSession)
             ? record.result!
             : executeOperation(episode.site, op, record.input, record.ctx);
         check(episode.recordOperation(op, record.input, result), record);
+        if (record.key !== undefined && record.reply)
+          session.kept.keep({ key: record.key, fingerprint: record.fp! }, { rest: record.reply });
         break;
       }
       case "final":
