@@ -44,7 +44,8 @@ function callsById(record: EpisodeRecord): (id: string) => StoredCall | undefine
   return (id) => queues.get(id)?.shift();
 }
 
-function turnNotes(turn: StoredTurn | undefined): string[] {
+/** A turn's retries, parse problems and raw output (also shown by `atlas-gym view`). */
+export function turnNotes(turn: StoredTurn | undefined): string[] {
   if (!turn) return [];
   const notes: string[] = [];
   if (turn.retries > 0) notes.push(`<div class="label">${esc(turn.retries)} retries</div>`);

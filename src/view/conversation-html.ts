@@ -5,6 +5,7 @@
  * page and the live and play pages (which build the same stored shapes). Texts are escaped and clipped.
  */
 import type { ChatToolCall } from "../agent/types.ts";
+import { turnNotes } from "../eval/episode-html.ts";
 import type { EpisodeRecord, StoredCall, StoredTurn } from "../eval/episode-record.ts";
 import { clip, pretty } from "../eval/html.ts";
 import { esc } from "../report-kit/escape-html.ts";
@@ -29,17 +30,12 @@ export function callHtml(name: string, args: unknown, result: StoredCall | undef
 <details${failed ? " open" : ""}><summary>result</summary>${pre(pretty(observation), "obs")}</details></div>`;
 }
 
-function turnNotes(turn: StoredTurn | undefined): string {
+function notes(turn: StoredTurn | undefined): string {
   if (!turn) return "";
-  const notes: string[] = [];
-  if (turn.retries > 0) notes.push(`<div class="label">${esc(turn.retries)} retries</div>`);
-  if (turn.problems?.length)
-    notes.push(`<div class="bad">parse problems: ${esc(turn.problems.join("; "))}</div>`);
-  if (turn.raw !== undefined)
-    notes.push(`<details><summary>raw model output</summary>${pre(turn.raw)}</details>`);
-  if (turn.error)
-    notes.push(`<div class="bad">provider error ${esc(turn.error.type)}: ${esc(turn.error.message)}</div>`);
-  return notes.join("");
+  const error = turn.error
+    ? `<div class="bad">provider error ${esc(turn.error.type)}: ${esc(turn.error.message)}</div>`
+    : "";
+  return `${turnNotes(turn).join("")}${error}`;
 }
 
 /** The conversation after the opening messages: assistant turns with their calls, in order. */
@@ -59,8 +55,8 @@ export function conversationHtml(record: Pick<EpisodeRecord, "messages" | "calls
     return `<section class="msg assistant" aria-label="turn ${turn}"><div class="label">turn ${turn} · assistant</div>
 ${m.reasoning ? `<details><summary>thinking</summary>${pre(m.reasoning)}</details>` : ""}
 ${m.content ? (calls.length ? `<details><summary>text</summary>${pre(m.content)}</details>` : `<div class="label">final answer</div>${pre(m.content)}`) : ""}
-${turnNotes(turnOf.get(i))}${calls.join("\n")}</section>`;
+${notes(turnOf.get(i))}${calls.join("\n")}</section>`;
   });
-  const failedTurns = record.turns.filter((t) => t.message === null).map((t) => turnNotes(t));
+  const failedTurns = record.turns.filter((t) => t.message === null).map((t) => notes(t));
   return [...parts, ...failedTurns].filter(Boolean).join("\n") || "<p>No assistant turn.</p>";
 }

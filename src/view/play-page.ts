@@ -4,7 +4,7 @@
  * answer, and once the episode ends the score and the expectation check, with a button that saves the
  * episode as a run.
  */
-import { toEpisodeRecord } from "../eval/episode-record.ts";
+import { storedCall, toEpisodeRecord } from "../eval/episode-record.ts";
 import { esc } from "../report-kit/escape-html.ts";
 import { REWARD_MODES } from "../reward/score.ts";
 import { SCENARIOS } from "../scenarios/index.ts";
@@ -53,22 +53,7 @@ ${fields}
 
 function callsSoFar(session: PlaySession): string {
   return session.episode.calls
-    .map((c, i) =>
-      callHtml(
-        c.name,
-        c.arguments,
-        {
-          tool_call_id: "",
-          operation_id: c.operationId,
-          effect: c.effect,
-          status: c.status,
-          ok: c.ok,
-          error_type: c.errorType,
-          observation: c.observation,
-        },
-        i + 1,
-      ),
-    )
+    .map((c, i) => callHtml(c.name, c.arguments, storedCall(c, ""), i + 1))
     .join("\n");
 }
 
