@@ -34,6 +34,7 @@ form.filters label,fieldset label{display:flex;flex-direction:column;font-size:1
 fieldset{border:1px solid var(--line);margin:6px 0;padding:6px 10px}legend{font-weight:600}
 input,select,textarea,button{font:inherit}textarea{width:100%;min-height:6em}
 .pager{display:flex;gap:12px;align-items:center}
+dl{display:grid;grid-template-columns:max-content 1fr;gap:2px 12px}dd{margin:0}
 .badge{display:inline-block;border-radius:3px;padding:0 5px;font-size:12px;border:1px solid currentColor}
 `;
 
