@@ -34,6 +34,19 @@ export function flippedEpisodes(a: LoadedViewRun, b: LoadedViewRun): Flip[] {
   return flips.sort((x, y) => Math.abs(y.delta) - Math.abs(x.delta) || x.id.localeCompare(y.id));
 }
 
+/** Comparisons already computed, per pair of loaded runs (a run reloaded after a change is a new object). */
+const cache = new WeakMap<LoadedViewRun, Map<string, { b: LoadedViewRun; comparison: Comparison }>>();
+
+function comparisonOf(a: LoadedViewRun, b: LoadedViewRun, common: boolean): Comparison {
+  const key = `${b.dir}|${common}`;
+  const known = cache.get(a)?.get(key);
+  if (known && known.b === b) return known.comparison;
+  const comparison = compareRuns(loadRun(a.dir), loadRun(b.dir), { commonTasks: common }, HELD_OUT);
+  if (!cache.has(a)) cache.set(a, new Map());
+  cache.get(a)!.set(key, { b, comparison });
+  return comparison;
+}
+
 function deltaCell(s: CompareStat): string {
   if (s.delta === null) return "—";
   const sure = s.delta_ci !== null && (s.delta_ci[0] > 0 || s.delta_ci[1] < 0);
@@ -82,7 +95,7 @@ export function comparePage(
   if (!a || !b) return page({ title: "Compare two runs" }, `${chooser}<p>Choose two runs.</p>`);
   let table: string;
   try {
-    const comparison = compareRuns(loadRun(a.dir), loadRun(b.dir), { commonTasks: common }, HELD_OUT);
+    const comparison = comparisonOf(a, b, common);
     table = `<p>A = <a href="/runs/${esc(a.id)}">${esc(a.id)}</a> (<code>${esc(comparison.a.model)}</code>), B = <a href="/runs/${esc(b.id)}">${esc(b.id)}</a> (<code>${esc(comparison.b.model)}</code>), reward mode ${esc(comparison.reward_mode)}. * marks a delta whose interval excludes 0.</p>${comparisonTable(comparison)}`;
   } catch (error) {
     table = problemBox([(error as Error).message]);
