@@ -36,7 +36,8 @@ describe("atlas-gym view app", () => {
     expect(home).toMatch(/1\.000 <span class="muted">\[1\.000, 1\.000\]<\/span>/);
     const run = await text(await app.request("/runs/run-b"));
     expect(run).toContain("Per family");
-    expect(run).toContain("level 1");
+    expect(run).toContain("all families · level 1");
+    expect(run).toMatch(/jira-transition-v1 · level 1<\/td><td class="n">0\.667/);
     expect(run).toContain("6 of 6 episodes match");
     expect(await text(await app.request("/runs/run-b?verdict=failed"))).toContain("2 of 6 episodes match");
     expect(await text(await app.request("/runs/run-b?verdict=failed&family=jira-transition-v1"))).toContain(

@@ -12,7 +12,7 @@ import { figureCells } from "./runs-page.ts";
 
 const FIGURE_HEADERS = ["mean reward [95% CI]", "pass rate [95% CI]", "pass^k", "episodes"];
 
-/** Per-level figures, computed once per loaded run. */
+/** Per-level figures (all families, then each family at each level), computed once per loaded run. */
 const levelCache = new WeakMap<LoadedViewRun, [string, ScenarioResults][]>();
 
 function levelResults(run: LoadedViewRun): [string, ScenarioResults][] {
@@ -20,14 +20,25 @@ function levelResults(run: LoadedViewRun): [string, ScenarioResults][] {
   if (!cached) {
     const k = run.config?.k ?? Math.max(1, ...run.rows.map((r) => r.sample + 1));
     const levels = [...new Set(run.rows.map((r) => r.level))].sort();
-    cached = levels.map((level) => [
-      `level ${level}`,
+    const families = [...new Set(run.rows.map((r) => r.scenario))];
+    const group = (name: string, keep: (r: EpisodeRow) => boolean): [string, ScenarioResults] => [
+      name,
       summarize(
-        run.rows.filter((r) => r.level === level).map((r) => r.outcome),
+        run.rows.filter(keep).map((r) => r.outcome),
         k,
-        `level-${level}`,
+        name,
       ),
-    ]);
+    ];
+    cached = [
+      ...levels.map((level) => group(`all families · level ${level}`, (r) => r.level === level)),
+      ...families.flatMap((family) =>
+        levels
+          .filter((level) => run.rows.some((r) => r.scenario === family && r.level === level))
+          .map((level) =>
+            group(`${family} · level ${level}`, (r) => r.scenario === family && r.level === level),
+          ),
+      ),
+    ];
     levelCache.set(run, cached);
   }
   return cached;
@@ -126,7 +137,7 @@ ${provenanceList(run)}
 <h2>Per family</h2>
 ${families.length ? htmlTable(["family", ...FIGURE_HEADERS], families, [1, 2, 3, 4]) : "<p>No figures yet.</p>"}
 <h2>Per level</h2>
-${levels.length ? htmlTable(["level", ...FIGURE_HEADERS], levels, [1, 2, 3, 4]) : "<p>No episodes yet.</p>"}
+${levels.length ? htmlTable(["family and level", ...FIGURE_HEADERS], levels, [1, 2, 3, 4]) : "<p>No episodes yet.</p>"}
 <h2 id="episodes">Episodes</h2>
 ${filterForm(run, filter)}
 <p id="matched">${shown.total} of ${run.rows.length} episodes match${shown.total > PAGE_SIZE ? `; ${PAGE_SIZE} per page` : ""}.</p>
