@@ -91,6 +91,20 @@ describe("horizon metrics", () => {
     expect(workflowOf(bare)).toEqual({ workflow: { horizon: 2, progress: null } });
     const bad = { ...bare, score: { ...bare.score, progress: { rate: "high", steps: [] } } };
     expect(workflowOf(bad)).toEqual({ workflow: { horizon: 2, progress: null } });
+    // A record without `steps` whose score carries progress still counts under its progress's horizon.
+    const unlisted = makeWorkflowRecord({
+      scenario: W,
+      steps: [CREATE, ASSIGN, PAGE],
+      verdicts: [true, "x", true],
+    });
+    delete unlisted.steps;
+    expect(workflowOf(unlisted)).toEqual({
+      workflow: {
+        horizon: 3,
+        progress: { rate: 2 / 3, firstFailed: { step: 2, scenario: ASSIGN, failure: "x" } },
+      },
+    });
+    expect(workflowOf({ ...unlisted, score: { ...unlisted.score, progress: "?" } })).toEqual({});
     const h = summarizeHorizon(2, [outcomeOf(bare)], 1);
     expect(h).toMatchObject({
       episodes: 1,

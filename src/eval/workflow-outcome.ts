@@ -1,9 +1,9 @@
 /**
  * What the eval metrics need from a workflow episode (a task composed of 2–5 families' steps): its
- * horizon (the number of steps, from the record's `steps`) and, when the score carries per-step
- * progress (`score.progress`), the progress rate and the first step that failed with its failure kind.
- * Single-family records have no `steps` and give no workflow outcome. Records are read from files, so
- * a malformed `steps` or `progress` is treated as absent rather than trusted.
+ * horizon (the number of steps) and, when the score carries per-step progress (`score.progress`), the
+ * progress rate and the first step that failed with its failure kind. Single-family records have
+ * neither and give no workflow outcome. Records are read from files, so a malformed `steps` or
+ * `progress` is treated as absent rather than trusted.
  */
 import type { Progress, StepProgress } from "../reward/progress.ts";
 import type { EpisodeRecord } from "./episode-record.ts";
@@ -45,9 +45,15 @@ function progressOf(value: unknown): WorkflowOutcome["progress"] {
   };
 }
 
-/** `{ workflow }` for a record with `steps`, else nothing (spread into the episode's outcome). */
+/**
+ * `{ workflow }` for a workflow record, else nothing (spread into the episode's outcome). The horizon is
+ * the length of the record's `steps`, or, when a record lacks them, of its `score.progress.steps`.
+ */
 export function workflowOf(record: EpisodeRecord): { workflow?: WorkflowOutcome } {
-  const steps = record.steps;
-  if (!Array.isArray(steps) || steps.length === 0) return {};
-  return { workflow: { horizon: steps.length, progress: progressOf(record.score.progress) } };
+  const progress = progressOf(record.score.progress);
+  const steps = Array.isArray(record.steps)
+    ? record.steps.length
+    : ((record.score.progress as Progress | undefined)?.steps?.length ?? 0);
+  if (steps === 0 || (!Array.isArray(record.steps) && progress === null)) return {};
+  return { workflow: { horizon: steps, progress } };
 }
