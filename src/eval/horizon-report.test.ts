@@ -96,7 +96,7 @@ describe("horizon reports", () => {
     expect(html).toContain("<h2>Horizons</h2>");
     expect(html).toContain("Per horizon (steps per task)");
     expect(html).toContain("<h3>Horizon 2: first failed step</h3>");
-    expect(html).toContain('<tr><td>2</td><td class="n">1</td><td class="n">wrong_value ×1</td>');
+    expect(html).toContain('<tr><td>2</td><td class="n">1</td><td>wrong_value ×1</td>');
     expect(html.match(/\s(?:src|href)="(?!#|data:)[^"]*"/g)).toBeNull();
   });
 

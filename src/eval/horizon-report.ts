@@ -108,11 +108,12 @@ export function horizonMarkdown(results: EvalResults): string[] {
   ];
 }
 
-const htmlTable = (headers: string[], body: string[][]) =>
+/** An HTML table: the first column and those from `textFrom` on hold text (left-aligned), the others numbers. */
+const htmlTable = (headers: string[], body: string[][], textFrom = headers.length) =>
   `<table><tr>${headers.map((h) => `<th>${esc(h)}</th>`).join("")}</tr>${body
     .map(
       (r) =>
-        `<tr>${r.map((v, i) => (i === 0 ? `<td>${esc(v)}</td>` : `<td class="n">${esc(v)}</td>`)).join("")}</tr>`,
+        `<tr>${r.map((v, i) => (i === 0 || i >= textFrom ? `<td>${esc(v)}</td>` : `<td class="n">${esc(v)}</td>`)).join("")}</tr>`,
     )
     .join("")}</table>`;
 
@@ -123,7 +124,7 @@ export function horizonHtml(results: EvalResults, chart: string): string {
     .filter(([, r]) => r.first_failed_step.length > 0)
     .map(
       ([h, r]) =>
-        `<h3>Horizon ${esc(h)}: first failed step</h3><p>${r.episodes_with_progress} scored episodes with per-step progress; every step held in ${r.all_steps_held}.</p>${htmlTable(STEP_HEADERS, r.first_failed_step.map(stepRow))}`,
+        `<h3>Horizon ${esc(h)}: first failed step</h3><p>${r.episodes_with_progress} scored episodes with per-step progress; every step held in ${r.all_steps_held}.</p>${htmlTable(STEP_HEADERS, r.first_failed_step.map(stepRow), 2)}`,
     );
   return `<h2>Horizons</h2>
 ${htmlTable(HEADERS, rows(results))}
