@@ -13,10 +13,10 @@ import { describe, expect, it } from "vitest";
 import { createScriptedPolicy } from "../src/agent/scripted/policy-adapter.ts";
 import type { TaskPolicy } from "../src/agent/types.ts";
 import { evaluate } from "../src/eval/evaluate.ts";
-import { type EvalConfig, runFiles } from "../src/eval/run-dir.ts";
-import { writeReports } from "../src/eval/write-reports.ts";
+import { runFiles } from "../src/eval/run-dir.ts";
 import { launchChromium } from "./support/headless-chromium.ts";
 import { packagedChromium } from "./support/packaged-chromium.ts";
+import { writeRun } from "./support/run-fixtures.ts";
 import { workflowRun } from "./support/workflow-fixtures.ts";
 
 /** Sample 0 plays the reference solution, sample 1 hallucinates a tool. */
@@ -106,23 +106,7 @@ describe("report.html in headless Chromium", () => {
   it("renders a workflow run's horizon section (table, chart, step tables) without console errors", async () => {
     const chromium = packagedChromium();
     if ("missing" in chromium) throw new Error(chromium.missing);
-    const dir = mkdtempSync(join(tmpdir(), "atlas-report-html-"));
-    const records = workflowRun();
-    writeFileSync(runFiles(dir).episodes, records.map((r) => `${JSON.stringify(r)}\n`).join(""));
-    const scenarios = [...new Set(records.map((r) => r.scenario))];
-    const config: EvalConfig = {
-      model: "policy:fixture",
-      scenarios,
-      split: "eval",
-      k: 2,
-      concurrency: 1,
-      seed: 0,
-      reward: "paper",
-      maxTurns: 10,
-      tools: "default",
-      provider: {},
-    };
-    await writeReports(dir, config, { scenarios });
+    const { dir } = await writeRun(workflowRun());
     const browser = await launchChromium(chromium);
     try {
       await browser.open(pathToFileURL(runFiles(dir).reportHtml).href);
@@ -138,11 +122,11 @@ describe("report.html in headless Chromium", () => {
           "[...document.querySelectorAll('h3')].filter(h => / first failed step$/.test(h.textContent)).length",
         ),
       ).toBe(2);
+      // Bars: horizon 1 has pass and mean (no progress); horizons 2 and 3 all three (3's pass rate is 0 high).
       expect(
         await browser.evaluate<number>(
           "[...document.querySelectorAll('figure svg')].find(s => s.textContent.includes('Per horizon')).querySelectorAll('.mark-rect path').length",
         ),
-        // Horizon 1: pass and mean (no progress); horizons 2 and 3: all three (3's pass rate is a 0-high bar).
       ).toBe(8);
       expect(browser.problems.consoleErrors).toEqual([]);
       expect(browser.problems.exceptions).toEqual([]);

@@ -1,35 +1,13 @@
-import { mkdtempSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
 import { describe, expect, it } from "vitest";
+import { writeRun } from "../../test/support/run-fixtures.ts";
 import { makeWorkflowRecord, WORKFLOW_IDS, workflowRun } from "../../test/support/workflow-fixtures.ts";
 import { compareRuns, loadRun } from "./compare.ts";
 import { compareMarkdown, compareText } from "./compare-report.ts";
 import type { EpisodeRecord } from "./episode-record.ts";
-import { type EvalConfig, runFiles } from "./run-dir.ts";
-import { writeReports } from "./write-reports.ts";
 
 const { W, A } = WORKFLOW_IDS;
 
-async function runDir(records: EpisodeRecord[]): Promise<string> {
-  const dir = mkdtempSync(join(tmpdir(), "atlas-cmp-"));
-  writeFileSync(runFiles(dir).episodes, records.map((r) => `${JSON.stringify(r)}\n`).join(""));
-  const scenarios = [...new Set(records.map((r) => r.scenario))];
-  const config: EvalConfig = {
-    model: "policy:fixture",
-    scenarios,
-    split: "eval",
-    k: 2,
-    concurrency: 1,
-    seed: 0,
-    reward: "paper",
-    maxTurns: 10,
-    tools: "default",
-    provider: {},
-  };
-  await writeReports(dir, config, { scenarios });
-  return dir;
-}
+const runDir = async (records: EpisodeRecord[]) => (await writeRun(records)).dir;
 
 /** Run A's tasks with every workflow step held (and the provider error rerun): the same tasks, all passed. */
 const improved = (): EpisodeRecord[] =>

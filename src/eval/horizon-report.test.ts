@@ -1,35 +1,19 @@
-import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
+import { fixtureConfig, writeRun } from "../../test/support/run-fixtures.ts";
 import { WORKFLOW_IDS, workflowRun } from "../../test/support/workflow-fixtures.ts";
 import type { EpisodeRecord } from "./episode-record.ts";
 import { horizonResults } from "./horizon-metrics.ts";
 import { buildResults, outcomeOf } from "./metrics.ts";
 import { terminalTable } from "./report-md.ts";
-import { type EvalConfig, runFiles } from "./run-dir.ts";
-import { writeReports } from "./write-reports.ts";
+import { runFiles } from "./run-dir.ts";
 
 const { W, A } = WORKFLOW_IDS;
-const config: EvalConfig = {
-  model: "policy:fixture",
-  scenarios: [W, A],
-  split: "eval",
-  k: 2,
-  concurrency: 1,
-  seed: 0,
-  reward: "paper",
-  maxTurns: 10,
-  tools: "default",
-  provider: {},
-};
+const config = fixtureConfig([W, A]);
 
 async function reportsOf(records: EpisodeRecord[]) {
-  const dir = mkdtempSync(join(tmpdir(), "atlas-horizon-"));
+  const { dir, results } = await writeRun(records);
   const files = runFiles(dir);
-  writeFileSync(files.episodes, records.map((r) => `${JSON.stringify(r)}\n`).join(""));
-  const scenarios = [...new Set(records.map((r) => r.scenario))];
-  const { results } = await writeReports(dir, { ...config, scenarios }, { scenarios });
   return {
     results,
     json: JSON.parse(readFileSync(files.results, "utf8")),
