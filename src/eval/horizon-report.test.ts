@@ -82,6 +82,9 @@ describe("horizon reports", () => {
     expect(html).toContain("<h3>Horizon 2: first failed step</h3>");
     expect(html).toContain('<tr><td>2</td><td class="n">1</td><td>wrong_value ×1</td>');
     expect(html.match(/\s(?:src|href)="(?!#|data:)[^"]*"/g)).toBeNull();
+    // Each workflow episode's drill-down line says how far it got.
+    expect(html).toContain("2 of 3 steps held · first failed: step 3 (unhonoured_binding)");
+    expect(html).toContain("2 of 2 steps held");
   });
 
   it("leaves a single-family run's results and reports exactly as they were", async () => {

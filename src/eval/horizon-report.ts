@@ -1,13 +1,16 @@
 /**
  * The per-horizon part of the eval reports (terminal, report.md, report.html): a table of each horizon's
  * episodes, mean reward, pass rate and progress rate with their 95% bootstrap intervals, and where
- * episodes first failed (step k, with the failure kinds). Every function returns nothing when the run
+ * episodes first failed (step k, with the failure kinds), and each workflow episode's steps in its
+ * drill-down line. Every function returns nothing when the run
  * holds no workflow episode (results.json has no `horizons`), so single-family reports are unchanged.
  */
 import { esc } from "../report-kit/escape-html.ts";
+import type { EpisodeRecord } from "./episode-record.ts";
 import type { HorizonResults, StepFailures } from "./horizon-metrics.ts";
 import type { EvalResults } from "./metrics.ts";
 import { type Align, interval, markdownTable, num, textTable } from "./table.ts";
+import { workflowOf } from "./workflow-outcome.ts";
 
 const HEADERS = [
   "horizon",
@@ -136,4 +139,13 @@ ${perHorizon.join("\n")}
         .replace(/\*\*(.+?)\*\*/g, "<b>$1</b>")
         .replace(/`(.+?)`/g, "<code>$1</code>")}</li>`,
   ).join("")}</ul>`;
+}
+
+/** A workflow episode's drill-down note, e.g. "2 of 3 steps held · first failed: step 3 (wrong_value)"; "" otherwise. */
+export function stepsNote(record: EpisodeRecord): string {
+  const w = workflowOf(record).workflow;
+  if (!w?.progress) return w ? `${w.horizon} steps` : "";
+  const held = Math.round(w.progress.rate * w.horizon);
+  const first = w.progress.firstFailed;
+  return `${held} of ${w.horizon} steps held${first ? ` · first failed: step ${first.step} (${first.failure})` : ""}`;
 }
