@@ -4,6 +4,7 @@
  * workflow tasks, a second table per horizon (pass rate, progress rate, mean reward).
  */
 import type { CompareRow, CompareStat, Comparison } from "./compare.ts";
+import { horizonLabel } from "./horizon-report.ts";
 import { type Align, interval, markdownTable, num, signed, textTable } from "./table.ts";
 
 function delta(s: CompareStat): string {
@@ -45,9 +46,7 @@ function headers(c: Comparison, first: string, figures: readonly Figure[]): stri
 function horizonTable(c: Comparison, markdown: boolean): string[] {
   if (!c.horizons) return [];
   const head = headers(c, "horizon", HORIZON_FIGURES);
-  const rows = Object.entries(c.horizons).map(([h, r]) =>
-    cells(h === "1" ? "1 (single family)" : `${h} steps`, r, HORIZON_FIGURES),
-  );
+  const rows = Object.entries(c.horizons).map(([h, r]) => cells(horizonLabel(h), r, HORIZON_FIGURES));
   const align: Align[] = ["left", ...Array<Align>(head.length - 1).fill("right")];
   return [
     markdown ? "## Per horizon\n" : "per horizon (steps per task):",

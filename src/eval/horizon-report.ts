@@ -2,8 +2,8 @@
  * The per-horizon part of the eval reports (terminal, report.md, report.html): a table of each horizon's
  * episodes, mean reward, pass rate and progress rate with their 95% bootstrap intervals, and where
  * episodes first failed (step k, with the failure kinds), and each workflow episode's steps in its
- * drill-down line. Every function returns nothing when the run
- * holds no workflow episode (results.json has no `horizons`), so single-family reports are unchanged.
+ * drill-down line. Every function returns nothing when the run holds no workflow episode (results.json
+ * has no `horizons`), so single-family reports are unchanged.
  */
 import { esc } from "../report-kit/escape-html.ts";
 import type { EpisodeRecord } from "./episode-record.ts";
@@ -26,13 +26,14 @@ const ALIGN: Align[] = ["left", ...Array<Align>(HEADERS.length - 1).fill("right"
 const withCi = (value: number | null, ci: [number, number] | null) =>
   value === null ? "—" : `${num(value)}${ci ? ` ${interval(ci[0], ci[1], 2)}` : ""}`;
 
-const label = (h: string) => (h === "1" ? "1 (single family)" : `${h} steps`);
+/** A horizon's row label in every table ("1 (single family)", "3 steps"). */
+export const horizonLabel = (h: string) => (h === "1" ? "1 (single family)" : `${h} steps`);
 
 const entries = (results: EvalResults): [string, HorizonResults][] => Object.entries(results.horizons ?? {});
 
 function rows(results: EvalResults): string[][] {
   return entries(results).map(([h, r]) => [
-    label(h),
+    horizonLabel(h),
     String(r.episodes),
     String(r.episodes_scored),
     withCi(r.mean_reward, r.mean_reward_ci),
