@@ -14,6 +14,7 @@ import {
   type StoredCall,
   type StoredTurn,
 } from "./episode-record.ts";
+import { stepsNote } from "./horizon-report.ts";
 import { clip, pretty } from "./html.ts";
 
 /** Longest text shown for one message, argument set or observation. */
@@ -104,6 +105,7 @@ export function episodeHtml(record: EpisodeRecord): string {
     verdict,
     `${esc(record.calls.length)} calls`,
     esc(outcomeLabel(record)),
+    errored ? "" : esc(stepsNote(record)),
     record.retries > 0 ? `${esc(record.retries)} retries` : "",
     codes.length > 0 && !errored ? `<span class="codes">${esc(codes.join(", "))}</span>` : "",
   ]
