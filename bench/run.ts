@@ -10,6 +10,7 @@ import { benchRest } from "./rest.bench.ts";
 import { benchRollout } from "./rollout.bench.ts";
 import { benchSandbox } from "./sandbox.bench.ts";
 import { benchSoak } from "./soak.bench.ts";
+import { benchView } from "./view.bench.ts";
 
 const groups: [string, () => BenchRow[] | Promise<BenchRow[]>][] = [
   ["Simulated site (in-process)", benchSandbox],
@@ -19,6 +20,7 @@ const groups: [string, () => BenchRow[] | Promise<BenchRow[]>][] = [
   ["Journal (serve --journal, in process)", () => benchJournal()],
   ["Rollouts (openai: vs fake model server)", () => benchRollout()],
   ["Soak (bounded memory, in process)", () => benchSoak()],
+  ["View (20,000-episode run, loopback)", () => benchView()],
 ];
 
 const only = process.argv[2];
