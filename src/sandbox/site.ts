@@ -61,6 +61,7 @@ type Tables = { [K in TableName]: Table<SiteRecords[K]> };
 
 export class Site {
   private owner: object = {};
+  private changes = 0;
 
   private constructor(
     readonly seed: number,
@@ -94,7 +95,16 @@ export class Site {
     this.counters = draft.counters;
     this.owner = draft.owner;
     draft.owner = {};
+    this.changes++;
     return result;
+  }
+
+  /**
+   * A number that changes whenever this site's state does (a put, remove, counter or clock step, or a
+   * committed transaction): what caches of answers computed from the state are keyed by.
+   */
+  get revision(): number {
+    return this.changes;
   }
 
   get<K extends TableName>(table: K, id: string): SiteRecords[K] | undefined {
@@ -115,16 +125,19 @@ export class Site {
   }
 
   put<K extends TableName>(table: K, id: string, record: SiteRecords[K]): void {
+    this.changes++;
     this.writable(table).set(id, record);
   }
 
   remove(table: TableName, id: string): void {
+    this.changes++;
     this.writable(table).delete(id);
   }
 
   /** The next value of a named counter, starting at `start`. */
   nextId(counter: string, start: number): number {
     const value = this.counters[counter] ?? start;
+    this.changes++;
     this.counters[counter] = value + 1;
     return value;
   }
@@ -136,6 +149,7 @@ export class Site {
 
   /** Moves the clock forward; writes call it so that their stamps are ordered and distinct. */
   tick(ms: number): number {
+    this.changes++;
     this.counters.clock = this.now() + ms;
     return this.counters.clock;
   }
