@@ -63,6 +63,7 @@ type Tables = { [K in TableName]: Table<SiteRecords[K]> };
 
 export class Site {
   private owner: object = {};
+  private changes = 0;
 
   private constructor(
     readonly seed: number,
@@ -96,7 +97,16 @@ export class Site {
     this.counters = draft.counters;
     this.owner = draft.owner;
     draft.owner = {};
+    this.changes++;
     return result;
+  }
+
+  /**
+   * A number that changes whenever this site's state does (a put, remove, counter or clock step, or a
+   * committed transaction): what caches of answers computed from the state are keyed by.
+   */
+  get revision(): number {
+    return this.changes;
   }
 
   get<K extends TableName>(table: K, id: string): SiteRecords[K] | undefined {
@@ -117,6 +127,7 @@ export class Site {
   }
 
   put<K extends TableName>(table: K, id: string, record: SiteRecords[K]): void {
+    this.changes++;
     const map = this.writable(table);
     const held = this.tables[table];
     if (held.sum !== undefined) {
@@ -128,6 +139,7 @@ export class Site {
   }
 
   remove(table: TableName, id: string): void {
+    this.changes++;
     const map = this.writable(table);
     const held = this.tables[table];
     const old = map.get(id);
@@ -139,6 +151,7 @@ export class Site {
   /** The next value of a named counter, starting at `start`. */
   nextId(counter: string, start: number): number {
     const value = this.counters[counter] ?? start;
+    this.changes++;
     this.counters[counter] = value + 1;
     return value;
   }
@@ -150,6 +163,7 @@ export class Site {
 
   /** Moves the clock forward; writes call it so that their stamps are ordered and distinct. */
   tick(ms: number): number {
+    this.changes++;
     this.counters.clock = this.now() + ms;
     return this.counters.clock;
   }
