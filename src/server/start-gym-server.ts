@@ -12,6 +12,7 @@ import { createCredentials, listen } from "../http/start-server.ts";
 import { pathOf } from "../http/url-parts.ts";
 import { gateRequests } from "./auth-gate.ts";
 import { createEnvApp } from "./create-env-app.ts";
+import { workerSessionId } from "./fleet/fleet-routes.ts";
 import { createJournal } from "./journal.ts";
 import { createMcpHttpHandler, type McpHttpHandler } from "./mcp/http-handler.ts";
 import { type RestoreReport, restoreSessions } from "./session-replay.ts";
@@ -48,6 +49,10 @@ export interface GymServerOptions {
   observe?: RestAppOptions["observe"];
   /** Journal folder: sessions are journaled there, and those it holds are rebuilt at start (see journal.ts). */
   journal?: string;
+  /** Member of a fleet (`serve --workers N`): its session ids carry this number (see fleet/fleet-routes.ts). */
+  worker?: number;
+  /** The Basic-auth API token with `auth` (a fleet's members share one); default a fresh random one. */
+  apiToken?: string;
 }
 
 export interface RunningGymServer {
@@ -85,10 +90,11 @@ export function createGymHandler(options: Omit<GymServerOptions, "port" | "host"
     clock: options.clock,
     sites,
     journal,
+    ...(options.worker === undefined ? {} : { newId: () => workerSessionId(options.worker!) }),
   });
   const tasks = options.tasks ?? createTaskSource();
   const restored = journal ? restoreSessions(sessions, tasks, journal) : null;
-  const credentials = createCredentials(options.auth ?? false);
+  const credentials = createCredentials(options.auth ?? false, options.apiToken);
   const record = recordSessionCalls(sessions);
   // The gate below makes the one auth decision for every route; the parts behind it check nothing more.
   const rest = createRestApp({
