@@ -81,10 +81,15 @@ export interface Expectation {
   validate: EntityRef[];
   /**
    * For tasks that cannot be done (level 3): the reason, in words. The reward pays an unchanged end state
-   * with a final answer that declines, after a read of a `validate` record; any successful write is a
-   * collateral change.
+   * with a final answer that declines (says it cannot be done, names `refuseNames`, claims no success),
+   * after a read of a `validate` record; any successful write is a collateral change.
    */
   refuse?: string;
+  /**
+   * With `refuse`: the missing things the final answer must name (the person, status, link type, issue
+   * type, priority, label or page, as the prompt gave it), judged by the decline rule (`decline.ts`).
+   */
+  refuseNames?: string[];
   /** Most tool calls allowed. */
   budget: number;
   /**

@@ -7,6 +7,7 @@
 import { diff, type RecordChange } from "../sandbox/diff.ts";
 import type { Site } from "../sandbox/site.ts";
 import { callViolation, type RejectedCall } from "./call-errors.ts";
+import { judgeDecline } from "./decline.ts";
 import { type CallEffect, repeatedWrites, revertedMutations, setterOf, wastedWrites } from "./effects.ts";
 import type { Expectation } from "./expectation.ts";
 import { fieldPoints } from "./expectation-rules.ts";
@@ -87,20 +88,28 @@ export function score(input: ScoreInput): Score {
     effects,
     verdict.fields.flatMap((f) => (f.recordId ? [{ table: f.table, id: f.recordId }] : [])),
   );
-  // A refusal is earned by looking: declining without reading what the task names is a guess.
+  // A refusal is earned by looking, and by an answer that declines naming what is missing.
+  const answer = judgeDecline(input.finalMessage, x.refuseNames ?? []);
   const declined =
-    x.refuse !== undefined && net.length === 0 && effects.length === 0 && answered && reads.validated;
+    x.refuse !== undefined &&
+    net.length === 0 &&
+    effects.length === 0 &&
+    answered &&
+    answer.ok &&
+    reads.validated;
   if (x.refuse !== undefined) {
     const unchanged = net.length === 0 && effects.length === 0;
     components.push({
       group: "R1",
-      label: "decline: nothing changed, after looking, and a final answer",
+      label: "decline: nothing changed, after looking, and an answer that declines",
       points: declined ? x.points.fields : 0,
       max: x.points.fields,
-      detail: `${unchanged ? "the site is unchanged" : `${effects.length} successful writes`}; ${reads.validated ? "looked first" : "declined without reading what the task names"}; ${answered ? "answered" : "no final answer"} (the task cannot be done: ${x.refuse})`,
+      detail: `${unchanged ? "the site is unchanged" : `${effects.length} successful writes`}; ${reads.validated ? "looked first" : "declined without reading what the task names"}; ${answered ? (answer.ok ? "the answer declines" : answer.problems.join(", ")) : "no final answer"} (the task cannot be done: ${x.refuse})`,
     });
     if (!answered) add("no_final_answer", "The task must be declined with a final answer; there was none.");
-    else if (unchanged && !reads.validated)
+    else if (!answer.ok)
+      add("no_decline", `The final answer does not decline the task: ${answer.problems.join("; ")}.`);
+    if (answered && unchanged && !reads.validated)
       add("missing_mutation", "Declined without reading what the task names: the refusal is a guess.");
   } else {
     for (const f of verdict.fields) {

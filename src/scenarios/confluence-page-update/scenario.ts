@@ -116,7 +116,9 @@ export default defineScenario<PageUpdateExpected>({
     const points = workPoints();
     const budget = (e.via === "issue" ? 6 : 5) + 4;
     const issue = e.issueId ? [{ table: "issues" as const, id: e.issueId }] : [];
-    if (e.pageId === null) return { entities: [], validate: issue, refuse: e.refuse, budget, points };
+    // The missing thing is the page the prompt describes ("the Confluence page linked from ...").
+    if (e.pageId === null)
+      return { entities: [], validate: issue, refuse: e.refuse, refuseNames: ["page"], budget, points };
     const page = site.get("pages", e.pageId)!;
     const text = `${visibleTextOf(page.body)} ${e.heading} ${e.paragraph}`;
     return {

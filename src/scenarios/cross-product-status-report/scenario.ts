@@ -118,7 +118,15 @@ export default defineScenario<StatusReportExpected>({
     const points = workPoints();
     const budget = (e.via === "name" ? 6 : 5) + 4;
     const space = { table: "spaces" as const, id: e.spaceId };
-    if (e.parentId === null) return { entities: [], validate: [space], refuse: e.refuse, budget, points };
+    if (e.parentId === null)
+      return {
+        entities: [],
+        validate: [space],
+        refuse: e.refuse,
+        refuseNames: [e.parentTitle],
+        budget,
+        points,
+      };
     return {
       entities: [
         {
