@@ -30,7 +30,9 @@ describe("judgeDecline", () => {
   });
 
   it("needs every listed name", () => {
-    expect(judgeDecline("There is no page Q3 Report in that space.", ["Q3 Report", "Roadmap"]).ok).toBe(false);
+    expect(judgeDecline("There is no page Q3 Report in that space.", ["Q3 Report", "Roadmap"]).ok).toBe(
+      false,
+    );
     expect(judgeDecline("No page Q3 Report under Roadmap.", ["Q3 Report", "Roadmap"]).ok).toBe(true);
   });
 });
