@@ -61,6 +61,24 @@ const EDITS: Record<
       must: "fail",
       edit: (a) => [{ ...a, object: { ...(a.object as Args), summary: "probe" } }],
     },
+    {
+      kind: "metadata",
+      detail: "the link with the globalId, application and relationship Confluence's integration sets",
+      must: "pass",
+      edit: (a) => [
+        {
+          ...a,
+          globalId: `appId=probe-app&pageId=${
+            /pageId=(\d+)|pages\/(\d+)/
+              .exec(String((a.object as Args)?.url))
+              ?.slice(1)
+              .find(Boolean) ?? "1"
+          }`,
+          application: { type: "com.atlassian.confluence", name: "Confluence" },
+          relationship: "Wiki Page",
+        },
+      ],
+    },
     { kind: "extra entity", detail: "the link created twice", must: "fail", edit: (a) => [a, a] },
   ],
   confluence_remove_page_label: [
