@@ -17,7 +17,14 @@ type Add = (kind: string, detail: string, script: Script | null, flag?: boolean)
  * success and a decline that does not name what is missing must fail; the same looks with the decline
  * worded differently (naming it in another case) must pass.
  */
-export function refusalProbes(site: Site, x: Expectation, reference: Script, fail: Add, pass: Add): void {
+export function refusalProbes(
+  site: Site,
+  x: Expectation,
+  reference: Script,
+  fail: Add,
+  pass: Add,
+  tools: readonly string[],
+): void {
   fail("guess", "declined without reading anything", { calls: [], final: reference.final });
   fail("no final answer", "looked, then stopped without an answer", { ...reference, final: "" });
   const named = x.validate.find(
@@ -58,4 +65,34 @@ export function refusalProbes(site: Site, x: Expectation, reference: Script, fai
     `I couldn't find "${name}". I left everything as it was — which one did you mean?`,
     `Unable to proceed:\n${name.toLowerCase()} is missing, no changes made.`,
   ]);
+  decisiveSearches(site, x, reference, tools, fail, pass);
+}
+
+/**
+ * With a CQL search offered, the looks replaced by one search of the space for the missing thing (by
+ * title or label) that finds nothing must pass; the same search for something else must fail.
+ */
+function decisiveSearches(
+  site: Site,
+  x: Expectation,
+  reference: Script,
+  tools: readonly string[],
+  fail: Add,
+  pass: Add,
+): void {
+  const space = x.validate.find((r) => r.table === "spaces");
+  const name = x.refuseNames?.[0];
+  if (!tools.includes("confluence_search_cql") || !space || !name) return;
+  const key = (site.get("spaces", space.id) as { key: string }).key;
+  const search = (n: string): Script => ({
+    calls: [
+      {
+        name: "confluence_search_cql",
+        arguments: { cql: `type = page AND space = "${key}" AND (title = "${n}" OR label = "${n}")` },
+      },
+    ],
+    final: reference.final,
+  });
+  pass("decisive search", `one CQL search of ${key} for "${name}" that finds nothing`, search(name));
+  fail("search naming something else", `one CQL search of ${key} for "${name}x" only`, search(`${name}x`));
 }

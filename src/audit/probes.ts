@@ -185,7 +185,8 @@ export function generateProbes(
         calls: [...lookup, ...reference.calls.slice(first)],
       });
   }
-  if (expectation.refuse !== undefined) refusalProbes(site, expectation, reference, fail, pass);
+  if (expectation.refuse !== undefined)
+    refusalProbes(site, expectation, reference, fail, pass, scenario.tools);
   pass("REST surface", "every call through the REST facade", reference, true);
   if (expectation.entities.some((e) => e.table === "pages"))
     pass("another representation", "the page body as atlas_doc_format", adfBodies(reference));

@@ -43,6 +43,8 @@ describe("namesThing", () => {
     expect(namesThing("no 'Incident' type", "Incident")).toBe(true);
     expect(namesThing("no Incidents at all", "Incident")).toBe(false);
     expect(namesThing("ENG-12 exists", "ENG-1")).toBe(false);
+    expect(namesThing("no label obsolete-v2", "obsolete")).toBe(false);
+    expect(namesThing("no label 'obsolete' - sorry", "obsolete")).toBe(true);
     expect(namesThing("anything", "  ")).toBe(false);
   });
 });

@@ -50,9 +50,11 @@ export function namesThing(answer: string, name: string): boolean {
   const text = normalizeAnswer(answer);
   if (wanted === "") return false;
   for (let at = text.indexOf(wanted); at >= 0; at = text.indexOf(wanted, at + 1)) {
-    const before = text[at - 1] ?? " ";
-    const after = text[at + wanted.length] ?? " ";
-    if (!WORD.test(before) && !WORD.test(after)) return true;
+    // A hyphen joining another word continues it ("obsolete-v2" does not name "obsolete").
+    const end = at + wanted.length;
+    const joined = (near: string | undefined, far: string | undefined) =>
+      WORD.test(near ?? " ") || (near === "-" && WORD.test(far ?? " "));
+    if (!joined(text[at - 1], text[at - 2]) && !joined(text[end], text[end + 1])) return true;
   }
   return false;
 }

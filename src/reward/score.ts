@@ -12,7 +12,7 @@ import { type CallEffect, repeatedWrites, revertedMutations, setterOf, wastedWri
 import type { Expectation } from "./expectation.ts";
 import { fieldPoints } from "./expectation-rules.ts";
 import { PENALTIES, type ViolationCode } from "./penalties.ts";
-import { type Identity, identities, readIsAbout } from "./reads.ts";
+import { type Identity, identities, isDecisiveSearch, readIsAbout } from "./reads.ts";
 import { judgeState } from "./verdict.ts";
 
 export type { ViolationCode } from "./penalties.ts";
@@ -194,7 +194,10 @@ function r2(
   const mutatedIds = mutated.flatMap((ref) =>
     identities(input.final.get(ref.table, ref.id) ? input.final : input.initial, ref),
   );
-  const validated = first >= 0 && reads(0, first, validateIds);
+  // A search that names what is missing and finds nothing is the evidence a careful decline gives.
+  const decisive = (c: ScoredCall) => c.ok && c.effect === "read" && isDecisiveSearch(c, x.refuseNames ?? []);
+  const validated =
+    first >= 0 && (reads(0, first, validateIds) || (refusal && calls.slice(0, first).some(decisive)));
   const verified = refusal ? validated : effects.length > 0 && reads(last + 1, calls.length, mutatedIds);
   const names = x.validate.map((r) => `${r.table} ${r.id}`).join(" or ");
   const components: Component[] = [

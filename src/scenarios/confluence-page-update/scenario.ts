@@ -118,7 +118,14 @@ export default defineScenario<PageUpdateExpected>({
     const issue = e.issueId ? [{ table: "issues" as const, id: e.issueId }] : [];
     // The missing thing is the page the prompt describes ("the Confluence page linked from ...").
     if (e.pageId === null)
-      return { entities: [], validate: issue, refuse: e.refuse, refuseNames: ["page"], budget, points };
+      return {
+        entities: [],
+        validate: issue,
+        refuse: e.refuse,
+        refuseNames: ["Confluence page"],
+        budget,
+        points,
+      };
     const page = site.get("pages", e.pageId)!;
     const text = `${visibleTextOf(page.body)} ${e.heading} ${e.paragraph}`;
     return {
