@@ -1,8 +1,8 @@
 /**
  * Reward probes, generated mechanically from a task's Expectation and its reference script: traces that
  * must not pass (each expected value perturbed: another case, cut short, extra text, hidden in markup, a
- * look-alike record; an unrequested field on a created record, an extra record, a change made and
- * reverted, a change nobody asked for) and traces that must pass (whitespace a reader cannot see,
+ * look-alike record; a look-alike block structure; an unrequested field on a created record, an extra
+ * record, a change made and reverted, a change nobody asked for) and traces that must pass (whitespace a reader cannot see,
  * another representation, another legal route, validation by search then get, the REST surface).
  */
 import type { Script } from "../agent/scripted/replay.ts";
@@ -14,6 +14,7 @@ import type { Site } from "../sandbox/site.ts";
 import type { Scenario } from "../scenarios/define-scenario.ts";
 import type { ToolCallRequest } from "../tools/tool-call-result.ts";
 import { refusalProbes } from "./probe-refusals.ts";
+import { structureProbes } from "./probe-structure.ts";
 import {
   carries,
   editWrites,
@@ -102,7 +103,7 @@ export function generateProbes(
           );
         continue;
       }
-      const rich = "visibleText" in value || "includesText" in value;
+      const rich = "visibleText" in value || "includesText" in value || "blocks" in value;
       const texts =
         "equals" in value && typeof value.equals === "string"
           ? [value.equals]
@@ -112,7 +113,11 @@ export function generateProbes(
               ? value.includesText
               : "set" in value
                 ? value.set
-                : [];
+                : "blocks" in value
+                  ? value.blocks.blocks.flatMap((b) =>
+                      "heading" in b ? [b.heading] : "paragraph" in b ? [b.paragraph] : [],
+                    )
+                  : [];
       for (const text of texts.filter((t) => carries(reference, t))) {
         for (const wrong of wrongTexts(text))
           fail(
@@ -156,6 +161,8 @@ export function generateProbes(
   }
   for (const edit of perCallEdits(reference))
     (edit.must === "fail" ? fail : pass)(edit.kind, edit.detail, edit.script);
+  for (const p of structureProbes(expectation, reference))
+    (p.must === "fail" ? fail : pass)(p.kind, p.detail, p.script);
   for (const route of alternativeRoutes(site, expectation, reference))
     pass("alternative route", route.detail, route.script);
   for (const route of wrongRoutes(site, expectation, reference))

@@ -127,7 +127,8 @@ export default defineScenario<PageUpdateExpected>({
         points,
       };
     const page = site.get("pages", e.pageId)!;
-    const text = `${visibleTextOf(page.body)} ${e.heading} ${e.paragraph}`;
+    // "a heading … followed by the paragraph …" after the kept body, and nothing else.
+    const section = [{ heading: e.heading }, { paragraph: e.paragraph }];
     return {
       entities: [
         {
@@ -136,7 +137,10 @@ export default defineScenario<PageUpdateExpected>({
           label: `"${e.title}" ends with the section "${e.heading}", its body kept, as version ${page.version.number + 1}`,
           table: "pages",
           id: e.pageId,
-          fields: { body: { visibleText: text }, "version.number": { equals: page.version.number + 1 } },
+          fields: {
+            body: { blocks: { before: visibleTextOf(page.body), blocks: section } },
+            "version.number": { equals: page.version.number + 1 },
+          },
         },
       ],
       validate: [{ table: "pages", id: e.pageId }, ...issue],

@@ -138,7 +138,8 @@ export default defineScenario<StatusReportExpected>({
             spaceId: { equals: e.spaceId },
             parentId: { equals: e.parentId },
             title: { equals: e.title },
-            body: { table: { header: HEADER, rows: e.rows } },
+            // "The body is a single table": nothing before or after it.
+            body: { blocks: { blocks: [{ table: { header: HEADER, rows: e.rows } }] } },
           },
         },
       ],
