@@ -57,9 +57,13 @@ export function registerServe(program: Command): void {
       "Serve the simulated Jira Cloud REST v3/v2 and Confluence Cloud v2/v1 APIs and the env-server API over HTTP",
     )
     .option("--port <n>", "port to listen on", parseIntegerOption("--port", 0, 65535), 4010)
-    .option("--host <host>", "interface to bind", "127.0.0.1")
+    .option("--host <host>", "interface to bind (beyond loopback only with --token)", "127.0.0.1")
     .option("--seed <n>", "seed of the default fixture", parseIntegerOption("--seed", 0, 2 ** 32 - 1), 1)
-    .option("--auth", "require Basic auth with the credentials printed at start-up", false)
+    .option(
+      "--auth",
+      "require credentials: the Basic email and API token printed at start-up (or the --token)",
+      false,
+    )
     .addOption(
       new Option(
         "--session-ttl <duration>",
@@ -97,7 +101,10 @@ export function registerServe(program: Command): void {
       "--journal <dir>",
       "journal every session's calls in <dir>; on start, rebuild the sessions journaled there (crash-safe)",
     )
-    .option("--token <token>", "require Authorization: Bearer <token> on /v1 routes (or set ATLAS_GYM_TOKEN)")
+    .option(
+      "--token <token>",
+      "require the token on every route but /health: Bearer <token>, or Basic <email>:<token> (or set ATLAS_GYM_TOKEN)",
+    )
     .action(async (options: ServeOptions) => {
       const { startGymServer } = await import("../../server/start-gym-server.ts");
       const { UsageError } = await import("../../errors.ts");
@@ -128,7 +135,7 @@ export function registerServe(program: Command): void {
         `  Isolated sites: ${server.url}/s/<id>/...  (idle TTL ${options.siteTtl / 1000} s, at most ${options.maxSites}; DELETE /s/<id> frees one)`,
       );
       console.log(
-        `  Env server: ${server.url}/v1/scenarios  (sessions: idle TTL ${options.sessionTtl / 1000} s, at most ${options.maxSessions}${token ? ", bearer token required" : ""})`,
+        `  Env server: ${server.url}/v1/scenarios  (sessions: idle TTL ${options.sessionTtl / 1000} s, at most ${options.maxSessions}${token ? "; every route needs the token: Bearer, or Basic with it as API token" : ""})`,
       );
       if (server.restored)
         console.log(
