@@ -29,7 +29,7 @@ export const PAPER_FAILURES = [
 /**
  * Every failure counted: the paper's, then the other violation codes that explain a failure on their
  * own (a do-nothing agent shows only `missing_mutation`; the reward engine's `wrong_value`,
- * `reverted_mutation`, `wasted_mutation` and `no_final_answer` for refusals). The state verdict itself
+ * `reverted_mutation`, `wasted_mutation`, and `no_final_answer` and `no_decline` for refusals). The state verdict itself
  * shows in the pass rate.
  */
 export const FAILURE_CODES = [
@@ -40,6 +40,7 @@ export const FAILURE_CODES = [
   "reverted_mutation",
   "wasted_mutation",
   "no_final_answer",
+  "no_decline",
   "provider_error",
 ] as const;
 export type FailureCode = (typeof FAILURE_CODES)[number];
