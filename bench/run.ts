@@ -9,6 +9,7 @@ import { benchRest } from "./rest.bench.ts";
 import { benchRollout } from "./rollout.bench.ts";
 import { benchSandbox } from "./sandbox.bench.ts";
 import { benchSoak } from "./soak.bench.ts";
+import { benchView } from "./view.bench.ts";
 
 const groups: [string, () => BenchRow[] | Promise<BenchRow[]>][] = [
   ["Simulated site (in-process)", benchSandbox],
@@ -17,6 +18,7 @@ const groups: [string, () => BenchRow[] | Promise<BenchRow[]>][] = [
   ["MCP (stdio, loopback HTTP)", () => benchMcp()],
   ["Rollouts (openai: vs fake model server)", () => benchRollout()],
   ["Soak (bounded memory, in process)", () => benchSoak()],
+  ["View (20,000-episode run, loopback)", () => benchView()],
 ];
 
 const only = process.argv[2];

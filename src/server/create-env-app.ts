@@ -13,6 +13,7 @@ import { EVAL_TASKS } from "../scenarios/tasks.ts";
 import { toFunctionTool } from "../tools/define-tool.ts";
 import { VERSION } from "../version.ts";
 import { EnvRequestError } from "./errors.ts";
+import { addLiveRoutes } from "./live-routes.ts";
 import { bearerAuth, errorResponse } from "./protocol.ts";
 import { addSessionRoutes } from "./session-routes.ts";
 import type { SessionStore } from "./sessions.ts";
@@ -92,5 +93,6 @@ export function createEnvApp({ sessions, tasks = createTaskSource(), token }: En
   });
 
   addSessionRoutes(app, sessions, tasks);
+  addLiveRoutes(app, sessions);
   return app;
 }

@@ -105,7 +105,8 @@ function traceOf(session: Session) {
   };
 }
 
-function traceCall(call: ToolCallResult, i: number) {
+/** One call of a session's trace in the wire shape (also the live routes', see live-routes.ts). */
+export function traceCall(call: ToolCallResult, i: number) {
   return {
     i,
     name: call.name,
