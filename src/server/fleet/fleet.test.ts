@@ -45,7 +45,7 @@ describe("serve --workers 2", () => {
       expect(rest.body.self).toBe(`${fleet.url}/s/${id}/rest/api/3/issue/10000`);
       expect((await call("GET", `/v1/sessions/${id}/trace`)).body.calls).toHaveLength(2);
     }
-    const health = await call("GET", "/health", undefined, {});
+    const health = await call("GET", "/health");
     expect(health.body).toMatchObject({ status: "ok", sessions: 4 });
     expect(health.body.workers.map((w: { sessions: number }) => w.sessions)).toEqual([2, 2]);
     const listing = await call("GET", "/v1/sessions");
@@ -80,7 +80,7 @@ describe("serve --workers 2", () => {
     expect(gone).toMatchObject({ status: 404, body: { code: "session_not_found" } });
     const bad = await call("POST", "/v1/sessions", { task_id: 7 });
     expect(bad.status).toBe(400);
-    expect((await call("GET", "/health", undefined, {})).body.sessions).toBe(0);
+    expect((await call("GET", "/health")).body.sessions).toBe(0);
   });
 
   it("restarts a worker killed mid-session, which rebuilds its sessions: the score is as without the fault", async () => {
@@ -115,7 +115,7 @@ describe("serve --workers 2", () => {
     expect(fleet.workers[1]!.restarts).toBe(1);
     expect(faulted).toEqual(clean);
     expect((await call("GET", `/v1/sessions/${onOne}/trace`)).body.calls).toHaveLength(2);
-    const health = await call("GET", "/health", undefined, {});
+    const health = await call("GET", "/health");
     expect(health.body.workers[1]).toMatchObject({ status: "ok", restarts: 1, sessions: 1 });
     for (const id of ids) await call("DELETE", `/v1/sessions/${id}`);
   }, 60_000);

@@ -72,7 +72,7 @@ export async function startFleet(options: FleetOptions): Promise<RunningFleet> {
       ...(await readBody(req)),
     };
     const route = routeRequest(out.method, out.path, workers.length);
-    if (route.to === "health") return reply(res, await health(workers));
+    if (route.to === "health") return reply(res, await health(workers, req.headers.authorization));
     if (route.to === "sessions") return reply(res, await listSessions(workers, out, hold));
     if (route.to === "worker") return reply(res, await exchange(workers[route.worker]!, out, hold));
     // A new session, or the catalogue: the next worker in turn that is up, passing over a full one.
@@ -130,24 +130,38 @@ function reply(res: ServerResponse, answer: Exchange): void {
   res.end(answer.body);
 }
 
-/** Every worker's /health: the fleet is "ok" when all answer, "degraded" when some do, 503 when none. */
-async function health(workers: readonly WorkerProcess[]): Promise<Exchange> {
+/**
+ * Every worker's /health: the fleet is "ok" when all answer, "degraded" when some do, 503 when none. The
+ * caller's credentials go to each worker, which shows session counts only to a caller it lets in (as a
+ * single server does), so an unauthenticated caller sees the statuses and no counts.
+ */
+async function health(
+  workers: readonly WorkerProcess[],
+  authorization: string | undefined,
+): Promise<Exchange> {
+  const headers = authorization === undefined ? {} : { authorization };
   const states = await Promise.all(
     workers.map(async (w, k) => {
       const answer = w.up
-        ? await exchange(w, { method: "GET", path: "/health", headers: {}, body: Buffer.alloc(0) }, 2000)
+        ? await exchange(w, { method: "GET", path: "/health", headers, body: Buffer.alloc(0) }, 2000)
         : null;
       const body =
-        answer?.status === 200 ? (JSON.parse(answer.body.toString()) as { sessions: number }) : null;
-      return { worker: k, status: body ? "ok" : "down", sessions: body?.sessions ?? 0, restarts: w.restarts };
+        answer?.status === 200 ? (JSON.parse(answer.body.toString()) as { sessions?: number }) : null;
+      return {
+        worker: k,
+        status: body ? "ok" : "down",
+        ...(typeof body?.sessions === "number" ? { sessions: body.sessions } : {}),
+        restarts: w.restarts,
+      };
     }),
   );
   const up = states.filter((s) => s.status === "ok").length;
   const status = up === workers.length ? "ok" : up > 0 ? "degraded" : "down";
+  const counted = states.filter((s) => s.sessions !== undefined);
   const body = {
     status,
     version: VERSION,
-    sessions: states.reduce((n, s) => n + s.sessions, 0),
+    ...(counted.length > 0 ? { sessions: counted.reduce((n, s) => n + (s.sessions ?? 0), 0) } : {}),
     workers: states,
   };
   return {
