@@ -2,81 +2,143 @@
  * REST facade throughput on loopback, as ratios within one run: each measured request (bench/rest-servers.ts)
  * through the facade against its ceiling, a route of the same framework (Hono on @hono/node-server)
  * answering a static copy of the same bytes. Twice: with the servers in a child process (the load
- * generator's CPU time apart from theirs) and in this process beside autocannon; and, in the child
- * process, the facade with its read cache off (every answer computed), to show what the cache saves.
+ * generator's CPU time apart from theirs; there the server's CPU time per request is measured too) and
+ * in this process beside autocannon; and, in the child process, the facade with its read cache off
+ * (every answer computed), to show what the cache saves. Each round runs ceiling and facade back to back
+ * (the order alternating); the figure is the median over rounds of the ratio within a round, which the
+ * load of the moment on a shared machine moves far less than any absolute rate.
  */
-import { fork } from "node:child_process";
+import { type ChildProcess, fork } from "node:child_process";
 import { fileURLToPath } from "node:url";
 import autocannon from "autocannon";
 import { type BenchRow, fmt } from "./measure.ts";
 import { type RestServers, startRestServers } from "./rest-servers.ts";
 
 const CONNECTIONS = 32;
-const ROUNDS = 3;
+const ROUNDS = 5;
 
-async function load(url: string, seconds: number): Promise<number> {
-  const result = await autocannon({ url, connections: CONNECTIONS, duration: seconds, pipelining: 1 });
-  if (result.non2xx > 0 || result.errors > 0)
-    throw new Error(`${url}: ${result.non2xx} non-2xx, ${result.errors} errors`);
-  return result.requests.average;
+type Servers = Omit<RestServers, "close">;
+type Variant = "ceiling" | "facade" | "uncached";
+
+interface Sample {
+  rps: number;
+  /** Server CPU µs per request (child process only). */
+  cpuPerRequest: number | null;
 }
 
-async function inChildProcess(): Promise<{ servers: Omit<RestServers, "close">; close: () => void }> {
+function cpuOf(child: ChildProcess): Promise<number> {
+  return new Promise((resolve) => {
+    const listener = (message: unknown) => {
+      if (typeof message !== "object" || message === null || !("cpu" in message)) return;
+      child.off("message", listener);
+      resolve((message as { cpu: number }).cpu);
+    };
+    child.on("message", listener);
+    child.send("cpu");
+  });
+}
+
+async function load(url: string, seconds: number, child: ChildProcess | null): Promise<Sample> {
+  const before = child ? await cpuOf(child) : 0;
+  const result = await autocannon({ url, connections: CONNECTIONS, duration: seconds, pipelining: 1 });
+  const after = child ? await cpuOf(child) : 0;
+  if (result.non2xx > 0 || result.errors > 0)
+    throw new Error(`${url}: ${result.non2xx} non-2xx, ${result.errors} errors`);
+  return {
+    rps: result.requests.average,
+    cpuPerRequest: child ? (after - before) / result.requests.total : null,
+  };
+}
+
+async function inChildProcess(): Promise<{ servers: Servers; child: ChildProcess }> {
   const child = fork(fileURLToPath(new URL("./rest-server-process.ts", import.meta.url)), [], {
     execArgv: ["--import", "tsx"],
   });
-  const servers = await new Promise<Omit<RestServers, "close">>((resolve) => child.once("message", resolve));
-  return { servers, close: () => child.disconnect() };
+  const servers = await new Promise<Servers>((resolve) => child.once("message", resolve as never));
+  return { servers, child };
 }
 
-type Variant = "ceiling" | "facade" | "uncached";
+const median = (values: number[]) => {
+  const sorted = [...values].sort((a, b) => a - b);
+  const mid = sorted.length >> 1;
+  return sorted.length % 2 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
+};
 
-/** Best rate per case and variant over interleaved rounds (the load of the moment moves all alike). */
-async function measure(servers: Omit<RestServers, "close">, variants: Variant[], seconds: number) {
-  const best = servers.cases.map(() => ({ ceiling: 0, facade: 0, uncached: 0 }));
+interface CaseFigures {
+  ceiling: number;
+  /** Per variant: median ratio to the ceiling, median rate, median CPU µs per request. */
+  of: Partial<Record<Variant, { ratio: number; rps: number; cpu: number | null }>>;
+  ceilingCpu: number | null;
+}
+
+async function measure(servers: Servers, variants: Variant[], seconds: number, child: ChildProcess | null) {
+  const empty = () => ({ ceiling: [], facade: [], uncached: [] });
+  const samples = servers.cases.map((): Record<Variant, Sample[]> => empty());
+  const ratios = servers.cases.map((): Record<Variant, number[]> => empty());
   for (let round = 0; round < ROUNDS; round++) {
     for (const [i, c] of servers.cases.entries()) {
-      for (const variant of variants) {
+      const order = round % 2 === 0 ? variants : [...variants].reverse();
+      const got = {} as Record<Variant, Sample>;
+      for (const variant of order) {
         const url =
           variant === "ceiling" ? `${servers.ceiling}${c.ceilingPath}` : `${servers[variant]}${c.path}`;
-        best[i]![variant] = Math.max(best[i]![variant], await load(url, seconds));
+        got[variant] = await load(url, seconds, child);
+        samples[i]![variant].push(got[variant]);
       }
+      for (const variant of variants)
+        if (variant !== "ceiling") ratios[i]![variant].push(got[variant].rps / got.ceiling.rps);
     }
   }
-  return best;
+  return servers.cases.map((_, i): CaseFigures => {
+    const cpu = (v: Variant) => (child ? median(samples[i]![v].map((s) => s.cpuPerRequest!)) : null);
+    const of: CaseFigures["of"] = {};
+    for (const v of variants)
+      if (v !== "ceiling")
+        of[v] = { ratio: median(ratios[i]![v]), rps: median(samples[i]![v].map((s) => s.rps)), cpu: cpu(v) };
+    return { ceiling: median(samples[i]!.ceiling.map((s) => s.rps)), ceilingCpu: cpu("ceiling"), of };
+  });
 }
 
-export async function benchRest(seconds = 2): Promise<BenchRow[]> {
+const pct = (ratio: number) => `${fmt(ratio * 100, 0)}%`;
+const us = (cpu: number | null) => (cpu === null ? "" : `; server CPU ${fmt(cpu, 0)} µs/request`);
+const targetFor = (i: number) => (i < 2 ? "≥ 90% of its ceiling" : "≥ 80% of its ceiling");
+
+export async function benchRest(seconds = 1.5): Promise<BenchRow[]> {
   const rows: BenchRow[] = [];
   const apart = await inChildProcess();
   try {
-    const best = await measure(apart.servers, ["ceiling", "facade", "uncached"], seconds);
+    const figures = await measure(apart.servers, ["ceiling", "facade", "uncached"], seconds, apart.child);
     for (const [i, c] of apart.servers.cases.entries()) {
-      const { ceiling, facade, uncached } = best[i]!;
-      const target = i < 2 ? "≥ 90% of its ceiling" : "≥ 80% of its ceiling";
-      const pct = (rps: number) => `${fmt(rps, 0)} req/s (${fmt((rps / ceiling) * 100, 0)}% of ceiling)`;
+      const { ceiling, ceilingCpu, of } = figures[i]!;
       const kb = `${fmt(c.bytes / 1024)} KB`;
       rows.push(
         {
-          name: `${c.name} (${kb}): ceiling, static bytes on the same Hono stack`,
-          value: `${fmt(ceiling, 0)} req/s`,
+          name: `${c.name} (${kb}): ceiling, static bytes on the same Hono stack, load from another process`,
+          value: `${fmt(ceiling, 0)} req/s${us(ceilingCpu)}`,
         },
-        { name: `${c.name}: REST facade, load from another process`, value: pct(facade), target },
-        { name: `${c.name}: REST facade, read cache off`, value: pct(uncached) },
+        {
+          name: `${c.name}: REST facade, load from another process`,
+          value: `${pct(of.facade!.ratio)} of its ceiling (${fmt(of.facade!.rps, 0)} req/s${us(of.facade!.cpu)})`,
+          target: targetFor(i),
+        },
+        {
+          name: `${c.name}: REST facade with the read cache off, load from another process`,
+          value: `${pct(of.uncached!.ratio)} of its ceiling (${fmt(of.uncached!.rps, 0)} req/s${us(of.uncached!.cpu)})`,
+        },
       );
     }
   } finally {
-    apart.close();
+    apart.child.disconnect();
   }
   const together = await startRestServers();
   try {
-    const best = await measure(together, ["ceiling", "facade"], seconds);
+    const figures = await measure(together, ["ceiling", "facade"], seconds, null);
     for (const [i, c] of together.cases.entries()) {
-      const { ceiling, facade } = best[i]!;
+      const { ceiling, of } = figures[i]!;
       rows.push({
         name: `${c.name}: REST facade, load in the same process`,
-        value: `${fmt(facade, 0)} req/s (${fmt((facade / ceiling) * 100, 0)}% of its ceiling, ${fmt(ceiling, 0)} req/s)`,
-        target: i < 2 ? "≥ 90% of its ceiling" : "≥ 80% of its ceiling",
+        value: `${pct(of.facade!.ratio)} of its ceiling (${fmt(of.facade!.rps, 0)} vs ${fmt(ceiling, 0)} req/s)`,
+        target: targetFor(i),
       });
     }
   } finally {
