@@ -3,20 +3,24 @@
  * run; copy them into docs/benchmarks.md). `npm run bench -- <word>` runs only the groups whose name has it.
  */
 import { benchEnvServer } from "./env-server.bench.ts";
+import { benchJournal } from "./journal.bench.ts";
 import { benchMcp } from "./mcp.bench.ts";
 import type { BenchRow } from "./measure.ts";
 import { benchRest } from "./rest.bench.ts";
 import { benchRollout } from "./rollout.bench.ts";
 import { benchSandbox } from "./sandbox.bench.ts";
 import { benchSoak } from "./soak.bench.ts";
+import { benchView } from "./view.bench.ts";
 
 const groups: [string, () => BenchRow[] | Promise<BenchRow[]>][] = [
   ["Simulated site (in-process)", benchSandbox],
   ["REST facade (loopback)", () => benchRest()],
   ["Env server (loopback)", () => benchEnvServer()],
   ["MCP (stdio, loopback HTTP)", () => benchMcp()],
+  ["Journal (serve --journal, in process)", () => benchJournal()],
   ["Rollouts (openai: vs fake model server)", () => benchRollout()],
   ["Soak (bounded memory, in process)", () => benchSoak()],
+  ["View (20,000-episode run, loopback)", () => benchView()],
 ];
 
 const only = process.argv[2];

@@ -16,6 +16,8 @@ import { evaluate } from "../src/eval/evaluate.ts";
 import { runFiles } from "../src/eval/run-dir.ts";
 import { launchChromium } from "./support/headless-chromium.ts";
 import { packagedChromium } from "./support/packaged-chromium.ts";
+import { writeRun } from "./support/run-fixtures.ts";
+import { workflowRun } from "./support/workflow-fixtures.ts";
 
 /** Sample 0 plays the reference solution, sample 1 hallucinates a tool. */
 function mixedPolicy(): TaskPolicy {
@@ -96,6 +98,41 @@ describe("report.html in headless Chromium", () => {
       );
       expect(browser.problems.consoleErrors.join()).toContain("boom");
       expect(browser.problems.requests).toContain("http://example.invalid/x.png");
+    } finally {
+      await browser.close();
+    }
+  });
+
+  it("renders a workflow run's horizon section (table, chart, step tables) without console errors", async () => {
+    const chromium = packagedChromium();
+    if ("missing" in chromium) throw new Error(chromium.missing);
+    const { dir } = await writeRun(workflowRun());
+    const browser = await launchChromium(chromium);
+    try {
+      await browser.open(pathToFileURL(runFiles(dir).reportHtml).href);
+      expect(await browser.evaluate<number>("document.querySelectorAll('figure svg').length")).toBe(5);
+      // Horizons 1-3 in the table, a step table for each workflow horizon, and the chart's bars drawn.
+      expect(
+        await browser.evaluate<string[]>(
+          "[...document.querySelectorAll('h2')].filter(h => h.textContent === 'Horizons').map(h => h.nextElementSibling.querySelectorAll('tr').length + '')",
+        ),
+      ).toEqual(["4"]);
+      expect(
+        await browser.evaluate<number>(
+          "[...document.querySelectorAll('h3')].filter(h => / first failed step$/.test(h.textContent)).length",
+        ),
+      ).toBe(2);
+      // Bars: horizon 1 has pass and mean (no progress); horizons 2 and 3 all three (3's pass rate is 0 high).
+      expect(
+        await browser.evaluate<number>(
+          "[...document.querySelectorAll('figure svg')].find(s => s.textContent.includes('Per horizon')).querySelectorAll('.mark-rect path').length",
+        ),
+      ).toBe(8);
+      expect(browser.problems.consoleErrors).toEqual([]);
+      expect(browser.problems.exceptions).toEqual([]);
+      expect(
+        browser.problems.requests.every((url) => url.startsWith("file:") || url.startsWith("data:")),
+      ).toBe(true);
     } finally {
       await browser.close();
     }

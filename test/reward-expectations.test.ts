@@ -195,6 +195,7 @@ describe("refusal tasks", () => {
     entities: [],
     validate: [{ table: "issues", id: issueId }],
     refuse: "the status does not exist",
+    refuseNames: ["Blocked"],
     budget: 5,
     points: { fields: 0.7, validate: 0.15, verify: 0.15 },
   };
@@ -224,7 +225,7 @@ describe("refusal tasks", () => {
   };
 
   it("pays an unchanged site with a final answer after looking, and nothing for a write, a missing answer or a guess", () => {
-    expect(run("That status does not exist, so I left the issue alone.", false)).toMatchObject({
+    expect(run("The Blocked status does not exist, so I left the issue alone.", false)).toMatchObject({
       passed: true,
       paperReward: 1,
     });
@@ -236,6 +237,23 @@ describe("refusal tasks", () => {
     expect(wrote.violations.map((v) => v.code)).toContain("collateral_change");
     expect(run(null, false, false)).toMatchObject({ passed: false, paperReward: 0 });
     expect(run(null, false).passed).toBe(false);
+  });
+
+  it("pays a decline only when the answer says it cannot be done, names what is missing and claims no success", () => {
+    for (const answer of [
+      "Done.",
+      "I moved it to Blocked.",
+      "That status does not exist, so I changed nothing.",
+    ]) {
+      const s = run(answer, false);
+      expect(s.passed, answer).toBe(false);
+      expect(s.paperReward, answer).toBeLessThanOrEqual(0.15);
+      expect(
+        s.violations.map((v) => v.code),
+        answer,
+      ).toEqual(["no_decline"]);
+    }
+    expect(run("There's no status called BLOCKED here; I can't move the issue.", false).passed).toBe(true);
   });
 });
 
@@ -273,6 +291,11 @@ describe("expectation rules", () => {
         "t",
       ),
     ).toThrow(/R1/);
+    const refusal = { ...base, entities: [], refuse: "no such status" };
+    expect(() => checkExpectation(refusal, "t")).toThrow(/refuseNames/);
+    expect(() => checkExpectation({ ...refusal, refuseNames: [" "] }, "t")).toThrow(/refuseNames/);
+    expect(() => checkExpectation({ ...base, refuseNames: ["Blocked"] }, "t")).toThrow(/refuseNames/);
+    expect(checkExpectation({ ...refusal, refuseNames: ["Blocked"] }, "t").refuseNames).toEqual(["Blocked"]);
     expect(checkExpectation(base, "t")).toBe(base);
   });
 

@@ -6,7 +6,8 @@ subclass whose message says what went wrong and what to do about it.
 Calls ride through a restart of the server (`serve --journal`, which rebuilds its sessions): when the
 connection is refused or reset, a request is retried with bounded exponential backoff. Each tool call
 carries the session's next call number (`seq`), so a call whose answer was lost in the crash is answered
-again from the journal instead of being applied twice.
+again from the journal instead of being applied twice; each tool call and session opening also carries
+an `Idempotency-Key` header, the same on every retry of that call, so the server applies it once.
 """
 
 from __future__ import annotations
@@ -17,6 +18,7 @@ import time
 import urllib.error
 import urllib.parse
 import urllib.request
+import uuid
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -160,7 +162,7 @@ class EnvClient:
             raise ValueError("create_session needs task_id, or scenario, split and index")
         if seed is not None:
             body["seed"] = seed
-        answer = self._request("POST", "/v1/sessions", body, retry_capacity=True)
+        answer = self._request("POST", "/v1/sessions", body, retry_capacity=True, idempotency_key=_new_key())
         limits = answer.get("limits") or {}
         return Session(
             answer["session_id"],
@@ -178,7 +180,9 @@ class EnvClient:
             seq = self._seq[session_id] = self._seq.get(session_id, 0) + 1
             if len(self._seq) > _MAX_TRACKED_SESSIONS:  # sessions never closed: forget the oldest
                 self._seq.pop(next(iter(self._seq)))
-        answer = self._request("POST", path, {"arguments": arguments, "seq": seq}, session_id=session_id)
+        answer = self._request(
+            "POST", path, {"arguments": arguments, "seq": seq}, session_id=session_id, idempotency_key=_new_key()
+        )
         if answer.get("ok"):
             return ToolResult(True, output=str(answer.get("output", "")))
         return ToolResult(False, error=str(answer.get("error", "")), error_type=answer.get("error_type"))
@@ -222,12 +226,13 @@ class EnvClient:
         body: Any = None,
         session_id: str | None = None,
         retry_capacity: bool = False,
+        idempotency_key: str | None = None,
     ) -> Any:
         attempt = 0
         unreachable = 0
         while True:
             try:
-                return self._send(method, path, body)
+                return self._send(method, path, body, idempotency_key)
             except ServerUnreachableError:
                 # Refused or reset: the server may be restarting (with its journal); retry with backoff.
                 if unreachable >= self.restart_retries:
@@ -243,9 +248,12 @@ class EnvClient:
                 translated.after_retry = unreachable > 0
                 raise translated from None
 
-    def _send(self, method: str, path: str, body: Any) -> Any:
+    def _send(self, method: str, path: str, body: Any, idempotency_key: str | None = None) -> Any:
         data = None if body is None else json.dumps(body).encode("utf-8")
         headers = {"accept": "application/json"}
+        if idempotency_key is not None:
+            # The same key on every retry of this call: the server applies it once (docs/crash-safety.md).
+            headers["idempotency-key"] = idempotency_key
         if data is not None:
             headers["content-type"] = "application/json"
         if self.token:
@@ -290,6 +298,11 @@ class _HttpError(Exception):
         self.status = status
         self.raw = raw
         self.retry_after = retry_after
+
+
+def _new_key() -> str:
+    """A fresh idempotency key for one logical call (its retries reuse it)."""
+    return f"py-{uuid.uuid4().hex}"
 
 
 def _quote(segment: str) -> str:

@@ -29,6 +29,15 @@ SIZES: dict[str, dict[str, int]] = {
         num_key_value_heads=1,
         head_dim=8,
     ),
+    # ~1.2M parameters with an 8,192-token vocabulary: the CPU learning recipe (warm start, then GRPO).
+    "learn": dict(
+        hidden_size=96,
+        intermediate_size=256,
+        num_hidden_layers=4,
+        num_attention_heads=4,
+        num_key_value_heads=2,
+        head_dim=24,
+    ),
     # ~50M parameters: the GPU check.
     "small": dict(
         hidden_size=512,
@@ -71,7 +80,11 @@ def build_tokenizer(corpus: list[str] | None = None, vocab_size: int = 4096, cha
 
 
 def build_random_qwen3(
-    directory: str | Path, size: str = "tiny", seed: int = 0, corpus: list[str] | None = None
+    directory: str | Path,
+    size: str = "tiny",
+    seed: int = 0,
+    corpus: list[str] | None = None,
+    vocab_size: int = 4096,
 ) -> Path:
     """Writes a randomly initialised Qwen3ForCausalLM and its tokenizer (see build_tokenizer) to
     `directory`; no network."""
@@ -79,7 +92,7 @@ def build_random_qwen3(
     from transformers import Qwen3Config, Qwen3ForCausalLM
 
     directory = Path(directory)
-    tokenizer = build_tokenizer(corpus)
+    tokenizer = build_tokenizer(corpus, vocab_size=vocab_size)
     config = Qwen3Config(
         vocab_size=len(tokenizer),
         max_position_embeddings=32768,

@@ -53,6 +53,20 @@ def test_tool_failures_are_data_and_keep_the_servers_text(fake):
     assert not bad.ok and bad.error_type == "api_error" and bad.text == "Error 404: issue does not exist"
 
 
+def test_each_call_carries_one_idempotency_key_kept_across_its_retries(fake):
+    fake.script(429, {"error": "Too many open sessions", "code": "capacity"}, {"retry-after": "0"})
+    fake.script(200, SESSION)
+    fake.script(200, {"ok": True, "output": "{}"})
+    fake.script(200, {"ok": True, "output": "{}"})
+    client = EnvClient(fake.url, sleep=lambda _: None)
+    client.create_session(task_id="jira-transition-v1/train/4")
+    client.call_tool("ses-1", "jira_get_issue", {"issueIdOrKey": "ENG-1"})
+    client.call_tool("ses-1", "jira_get_issue", {"issueIdOrKey": "ENG-1"})
+    keys = [r["headers"].get("idempotency-key") for r in fake.requests]
+    assert all(keys) and keys[0] == keys[1]  # the retried opening reuses its key
+    assert len({keys[1], keys[2], keys[3]}) == 3  # every new call has its own
+
+
 def test_a_vanished_session_names_the_session_and_the_likely_causes(fake):
     fake.script(404, {"error": "Session ses-9 not found", "code": "session_not_found"})
     with pytest.raises(SessionNotFoundError) as caught:

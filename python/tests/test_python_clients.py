@@ -273,3 +273,27 @@ def test_pycontribs_comments_with_a_one_line_code_block(env_server: EnvServerPro
     comment = pycontribs(base).add_comment("ENG-1", "{code}x=1{code}")
     stored = rest(base, f"/rest/api/3/issue/ENG-1/comment/{comment.id}")["body"]
     assert stored["content"] == [{"type": "codeBlock", "content": [{"type": "text", "text": "x=1"}]}]
+
+
+def test_with_a_server_token_the_clients_use_it_as_their_api_token() -> None:
+    """`serve --token T`: every route needs T; real clients send it as the Basic API token, the env
+    client as a bearer token, and a wrong or missing token is refused on every surface."""
+    from atlas_gym.client import AuthenticationError, EnvClient
+
+    secret = "lock-token-7f3a"
+    with EnvServerProcess(["--token", secret]) as server:
+        base = f"{server.url}/s/locked"
+        issue = JIRA(server=base, basic_auth=(EMAIL, secret)).issue("ENG-1")
+        assert issue.key == "ENG-1"
+        jira = Jira(url=base, username=EMAIL, password=secret, cloud=True)
+        assert jira.issue("ENG-1")["key"] == "ENG-1"
+        wrong = requests.post(
+            f"{base}/rest/api/3/issue/ENG-1/comment", json={"body": "x"}, auth=(EMAIL, "guess"), timeout=30
+        )
+        assert wrong.status_code == 401 and wrong.json()["errorMessages"]
+        assert requests.get(f"{server.url}/v1/scenarios", timeout=30).status_code == 401
+        client = EnvClient(server.url, token=secret)
+        session = client.create_session(task_id="jira-transition-v1/eval/0")
+        assert client.call_tool(session.session_id, "jira_get_issue", {"issueIdOrKey": "ENG-1"}).ok
+        with pytest.raises(AuthenticationError):
+            EnvClient(server.url, token="guess").scenarios()

@@ -1,10 +1,11 @@
 /**
  * Call-level probe edits of a reference script's writes: an unrequested field on a created record, an
  * extra record, one label per call, a label removal aimed at a look-alike or left out or named with its
- * prefix; and other legal routes of transitions to the same status.
+ * prefix; other legal routes of transitions to the same status; a change to a record and its undo.
  */
 import type { Script } from "../agent/scripted/replay.ts";
 import type { Expectation } from "../reward/expectation.ts";
+import type { Page } from "../sandbox/confluence/model.ts";
 import { TRANSITIONS } from "../sandbox/jira/catalog.ts";
 import type { Issue } from "../sandbox/jira/model.ts";
 import type { Site } from "../sandbox/site.ts";
@@ -59,6 +60,24 @@ const EDITS: Record<
       detail: "a summary on the link",
       must: "fail",
       edit: (a) => [{ ...a, object: { ...(a.object as Args), summary: "probe" } }],
+    },
+    {
+      kind: "metadata",
+      detail: "the link with the globalId, application and relationship Confluence's integration sets",
+      must: "pass",
+      edit: (a) => [
+        {
+          ...a,
+          globalId: `appId=probe-app&pageId=${
+            /pageId=(\d+)|pages\/(\d+)/
+              .exec(String((a.object as Args)?.url))
+              ?.slice(1)
+              .find(Boolean) ?? "1"
+          }`,
+          application: { type: "com.atlassian.confluence", name: "Confluence" },
+          relationship: "Wiki Page",
+        },
+      ],
     },
     { kind: "extra entity", detail: "the link created twice", must: "fail", edit: (a) => [a, a] },
   ],
@@ -186,4 +205,29 @@ function simpleRoutes(from: string, to: string, maxSteps: number): string[][] {
   };
   walk(from, [], new Set([from]));
   return routes.sort((a, b) => a.length - b.length);
+}
+
+/** A change to a record (a label on an issue, a title on a page) and the call that undoes it. */
+export function changeAndUndo(
+  site: Site,
+  table: "issues" | "pages",
+  id: string,
+): [ToolCallRequest, ToolCallRequest] {
+  if (table === "issues") {
+    const key = (site.get("issues", id) as Issue).key;
+    const edit = (op: string) => ({
+      name: "jira_edit_issue",
+      arguments: { issueIdOrKey: key, update: { labels: [{ [op]: "probe-revert" }] } },
+    });
+    return [edit("add"), edit("remove")];
+  }
+  const page = site.get("pages", id) as Page;
+  const update = (title: string, number: number) => ({
+    name: "confluence_update_page",
+    arguments: { id, status: page.status, title, body: page.body, version: { number } },
+  });
+  return [
+    update(`${page.title} (draft)`, page.version.number + 1),
+    update(page.title, page.version.number + 2),
+  ];
 }

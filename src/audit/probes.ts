@@ -1,8 +1,8 @@
 /**
  * Reward probes, generated mechanically from a task's Expectation and its reference script: traces that
  * must not pass (each expected value perturbed: another case, cut short, extra text, hidden in markup, a
- * look-alike record; an unrequested field on a created record, an extra record, a change made and
- * reverted, a change nobody asked for) and traces that must pass (whitespace a reader cannot see,
+ * look-alike record; a look-alike block structure; an unrequested field on a created record, an extra
+ * record, a change made and reverted, a change nobody asked for) and traces that must pass (whitespace a reader cannot see,
  * another representation, another legal route, validation by search then get, the REST surface).
  */
 import type { Script } from "../agent/scripted/replay.ts";
@@ -13,6 +13,8 @@ import type { Issue } from "../sandbox/jira/model.ts";
 import type { Site } from "../sandbox/site.ts";
 import type { Scenario } from "../scenarios/define-scenario.ts";
 import type { ToolCallRequest } from "../tools/tool-call-result.ts";
+import { refusalProbes } from "./probe-refusals.ts";
+import { structureProbes } from "./probe-structure.ts";
 import {
   carries,
   editWrites,
@@ -23,7 +25,7 @@ import {
   tableOf,
   wrongTexts,
 } from "./probe-values.ts";
-import { alternativeRoutes, perCallEdits, wrongRoutes } from "./probe-writes.ts";
+import { alternativeRoutes, changeAndUndo, perCallEdits, wrongRoutes } from "./probe-writes.ts";
 
 export interface Probe {
   /** What kind of trace it is ("case", "look-alike", "alternative route"...). */
@@ -101,7 +103,7 @@ export function generateProbes(
           );
         continue;
       }
-      const rich = "visibleText" in value || "includesText" in value;
+      const rich = "visibleText" in value || "includesText" in value || "blocks" in value;
       const texts =
         "equals" in value && typeof value.equals === "string"
           ? [value.equals]
@@ -111,7 +113,11 @@ export function generateProbes(
               ? value.includesText
               : "set" in value
                 ? value.set
-                : [];
+                : "blocks" in value
+                  ? value.blocks.blocks.flatMap((b) =>
+                      "heading" in b ? [b.heading] : "paragraph" in b ? [b.paragraph] : [],
+                    )
+                  : [];
       for (const text of texts.filter((t) => carries(reference, t))) {
         for (const wrong of wrongTexts(text))
           fail(
@@ -155,6 +161,8 @@ export function generateProbes(
   }
   for (const edit of perCallEdits(reference))
     (edit.must === "fail" ? fail : pass)(edit.kind, edit.detail, edit.script);
+  for (const p of structureProbes(expectation, reference))
+    (p.must === "fail" ? fail : pass)(p.kind, p.detail, p.script);
   for (const route of alternativeRoutes(site, expectation, reference))
     pass("alternative route", route.detail, route.script);
   for (const route of wrongRoutes(site, expectation, reference))
@@ -184,7 +192,8 @@ export function generateProbes(
         calls: [...lookup, ...reference.calls.slice(first)],
       });
   }
-  if (expectation.refuse !== undefined) refusalProbes(site, expectation, reference, fail, pass);
+  if (expectation.refuse !== undefined)
+    refusalProbes(site, expectation, reference, fail, pass, scenario.tools);
   pass("REST surface", "every call through the REST facade", reference, true);
   if (expectation.entities.some((e) => e.table === "pages"))
     pass("another representation", "the page body as atlas_doc_format", adfBodies(reference));
@@ -195,61 +204,6 @@ export function generateProbes(
   )
     pass("another representation", "the ADF text in bold, split into two text nodes", markedAdf(reference));
   return probes;
-}
-
-type Add = (kind: string, detail: string, script: Script | null, flag?: boolean) => void;
-
-/**
- * A task that must be refused: declining without looking, looking without answering, complying (a
- * change to what the task names, or to any issue), and a change made and undone must fail; the same
- * looks with the decline worded differently must pass.
- */
-function refusalProbes(site: Site, x: Expectation, reference: Script, fail: Add, pass: Add): void {
-  fail("guess", "declined without reading anything", { calls: [], final: reference.final });
-  fail("no final answer", "looked, then stopped without an answer", { ...reference, final: "" });
-  const named = x.validate.find(
-    (r): r is { table: "issues" | "pages"; id: string } => r.table === "issues" || r.table === "pages",
-  );
-  const target = named ?? { table: "issues" as const, id: [...site.values("issues")][0]!.id };
-  const [make, undo] = changeAndUndo(site, target.table, target.id);
-  const after = (calls: ToolCallRequest[]) => ({ ...reference, calls: [...reference.calls, ...calls] });
-  fail(
-    "complied",
-    `a change to ${target.table} ${target.id} on a task that must be refused`,
-    after([make]),
-    true,
-  );
-  fail(
-    "made and reverted",
-    `a change to ${target.table} ${target.id}, then undone`,
-    after([make, undo]),
-    true,
-  );
-  pass("another wording", "the same reads, the decline worded differently", {
-    ...reference,
-    final: `I can't do this as asked: ${x.refuse}`,
-  });
-}
-
-/** A change to a record (a label on an issue, a title on a page) and the call that undoes it. */
-function changeAndUndo(
-  site: Site,
-  table: "issues" | "pages",
-  id: string,
-): [ToolCallRequest, ToolCallRequest] {
-  if (table === "issues") {
-    const key = (site.get("issues", id) as Issue).key;
-    const edit = (op: string) =>
-      call("jira_edit_issue", { issueIdOrKey: key, update: { labels: [{ [op]: "probe-revert" }] } });
-    return [edit("add"), edit("remove")];
-  }
-  const page = site.get("pages", id) as Page;
-  const update = (title: string, number: number) =>
-    call("confluence_update_page", { id, status: page.status, title, body: page.body, version: { number } });
-  return [
-    update(`${page.title} (draft)`, page.version.number + 1),
-    update(page.title, page.version.number + 2),
-  ];
 }
 
 /** A search whose result holds the record, then a get of it, with tools the scenario offers. */

@@ -15,6 +15,7 @@ import { registerReport } from "./commands/report.ts";
 import { registerServe } from "./commands/serve.ts";
 import { registerTasks } from "./commands/tasks.ts";
 import { registerTrain } from "./commands/train.ts";
+import { registerView } from "./commands/view.ts";
 
 // Output piped into a reader that stops early (`atlas-gym tasks | head`) ends the command quietly.
 process.stdout.on("error", (error: NodeJS.ErrnoException) => {
@@ -37,6 +38,7 @@ registerCompare(program);
 registerExport(program);
 registerTrain(program);
 registerReport(program);
+registerView(program);
 registerDocs(program);
 
 try {

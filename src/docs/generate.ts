@@ -25,7 +25,7 @@ function table(header: readonly string[], rows: readonly (readonly string[])[]):
   return [row(header), row(header.map(() => "---")), ...rows.map(row)].join("\n");
 }
 
-/** Every operation, by API, with the agent tool that calls it. */
+/** Every operation, by API, with the agent tool that calls it and, for writes, the class of its input fields. */
 export function renderOperations(): string {
   const tools = new Map<string, string[]>();
   for (const t of DEFAULT_TOOL_SPECS) tools.set(t.operationId, [...(tools.get(t.operationId) ?? []), t.name]);
@@ -34,10 +34,15 @@ export function renderOperations(): string {
     `\`${op.operationId}\``,
     `\`${op.method} ${op.path}\``,
     op.effect,
+    op.effect === "read"
+      ? "—"
+      : op.fieldClasses
+        ? `metadata: ${op.fieldClasses.metadata.map((f) => `\`${f}\``).join(", ")}; the rest content`
+        : "content",
     (tools.get(op.operationId) ?? []).map((n) => `\`${n}\``).join(", ") || "—",
     op.summary,
   ]);
-  return `${OPERATIONS.length} operations.\n\n${table(["API", "operationId", "method and path", "effect", "agent tool", "what it does"], rows)}`;
+  return `${OPERATIONS.length} operations.\n\n${table(["API", "operationId", "method and path", "effect", "input fields", "agent tool", "what it does"], rows)}`;
 }
 
 /** Every presentation (Jira v2, Confluence v1) with the operation it performs. */

@@ -3,23 +3,31 @@
  * run's mean reward, pass rate and pass^k, and their differences (B − A), each with a seeded paired
  * bootstrap confidence interval over tasks (see bootstrap.ts for the method). Only runs over the same
  * tasks are compared — the same task ids and the same frozen split content — unless `commonTasks`
- * restricts both to the tasks they share. Episodes that ended in a provider error are left out.
+ * restricts both to the tasks they share. Episodes that ended in a provider error are left out. Runs
+ * with workflow tasks also compare the progress rate, and each horizon apart (compare-horizons.ts).
  */
 import { existsSync, readFileSync } from "node:fs";
 import { UsageError } from "../errors.ts";
 import type { RewardMode } from "../reward/score.ts";
 import { bootstrapCompare, type Interval, type Stratum, type TaskRewards } from "./bootstrap.ts";
+import { horizonRows } from "./compare-horizons.ts";
 import { readEpisodeLog } from "./episode-log.ts";
 import { isProviderError } from "./episode-record.ts";
 import type { EvalResults } from "./metrics.ts";
 import { passHatKForTask } from "./pass-hat-k.ts";
 import { runFiles } from "./run-dir.ts";
+import { workflowOf } from "./workflow-outcome.ts";
 
 /** One task's scored episodes in one run. */
 export interface TaskEpisodes {
   n: number;
   rewardSum: number;
   passes: number;
+  /** Sum and count of the progress rates of the scored episodes that carry per-step progress. */
+  progressSum: number;
+  progressN: number;
+  /** Steps of the task (1 for a single-family task). */
+  horizon: number;
 }
 
 export interface LoadedRun {
@@ -35,6 +43,8 @@ export interface LoadedRun {
   tasks: Map<string, Map<string, TaskEpisodes>>;
   providerErrors: number;
 }
+
+const NO_EPISODES = { n: 0, rewardSum: 0, passes: 0, progressSum: 0, progressN: 0 };
 
 export function loadRun(dir: string): LoadedRun {
   const files = runFiles(dir);
@@ -55,18 +65,23 @@ export function loadRun(dir: string): LoadedRun {
     reward: t.score.reward,
     passed: t.score.passed,
     errored: isProviderError(t),
+    ...workflowOf(t),
   })).episodes) {
     const byTask = tasks.get(e.scenario);
     if (!byTask) continue;
     maxSamples = Math.max(maxSamples, e.sample + 1);
-    const t = byTask.get(e.taskId) ?? { n: 0, rewardSum: 0, passes: 0 };
+    const t = byTask.get(e.taskId) ?? { ...NO_EPISODES, horizon: e.workflow?.horizon ?? 1 };
     if (e.errored) {
       // The task belongs to the run; its errored episode is not scored.
       byTask.set(e.taskId, t);
       providerErrors++;
       continue;
     }
+    const rate = e.workflow?.progress?.rate;
     byTask.set(e.taskId, {
+      ...t,
+      progressSum: t.progressSum + (rate ?? 0),
+      progressN: t.progressN + (rate === undefined ? 0 : 1),
       n: t.n + 1,
       rewardSum: t.rewardSum + e.reward,
       passes: t.passes + (e.passed ? 1 : 0),
@@ -106,6 +121,8 @@ export interface CompareRow {
   pass_rate: CompareStat;
   /** Over the tasks with k scored samples in both runs. */
   pass_hat_k: CompareStat;
+  /** When the tasks are workflows: the mean progress rate, over the tasks with progress in both runs. */
+  progress_rate?: CompareStat;
 }
 
 export interface Comparison {
@@ -129,6 +146,8 @@ export interface Comparison {
   overall: CompareRow;
   /** When both runs hold held-out families: the in-family and the held-out scenarios, apart. */
   groups?: { in_family: CompareRow; held_out: CompareRow };
+  /** When the runs hold workflow tasks: the tasks of each horizon ("1" = single family), apart. */
+  horizons?: Record<string, CompareRow>;
 }
 
 export interface CompareOptions {
@@ -208,6 +227,7 @@ function row(
         .filter((p): p is readonly [TaskRewards, TaskRewards] => p[0] !== null && p[1] !== null);
       return { a: pairs.map((p) => p[0]), b: pairs.map((p) => p[1]), paired: true };
     });
+  const progress = [...tasks].some(([s, ids]) => ids.some((id) => a.tasks.get(s)!.get(id)!.horizon > 1));
   const episodes = (run: LoadedRun) =>
     [...tasks].reduce((n, [s, ids]) => n + ids.reduce((m, id) => m + run.tasks.get(s)!.get(id)!.n, 0), 0);
   return {
@@ -229,6 +249,15 @@ function row(
       `${label}:pass^k`,
       options,
     ),
+    ...(progress
+      ? {
+          progress_rate: stat(
+            strata((t) => (t.progressN > 0 ? { sum: t.progressSum, count: t.progressN } : null)),
+            `${label}:progress`,
+            options,
+          ),
+        }
+      : {}),
   };
 }
 
@@ -273,5 +302,10 @@ export function compareRuns(
     scenarios,
     overall: row(a, b, shared, "overall", k, opts),
     ...(groups ? { groups } : {}),
+    ...horizonRows(
+      shared,
+      (scenario, id) => a.tasks.get(scenario)!.get(id)!.horizon,
+      (tasks, label) => row(a, b, tasks, label, k, opts),
+    ),
   };
 }

@@ -14,6 +14,7 @@ import {
   type StoredCall,
   type StoredTurn,
 } from "./episode-record.ts";
+import { stepsNote } from "./horizon-report.ts";
 import { clip, pretty } from "./html.ts";
 
 /** Longest text shown for one message, argument set or observation. */
@@ -44,7 +45,8 @@ function callsById(record: EpisodeRecord): (id: string) => StoredCall | undefine
   return (id) => queues.get(id)?.shift();
 }
 
-function turnNotes(turn: StoredTurn | undefined): string[] {
+/** A turn's retries, parse problems and raw output (also shown by `atlas-gym view`). */
+export function turnNotes(turn: StoredTurn | undefined): string[] {
   if (!turn) return [];
   const notes: string[] = [];
   if (turn.retries > 0) notes.push(`<div class="label">${esc(turn.retries)} retries</div>`);
@@ -103,6 +105,7 @@ export function episodeHtml(record: EpisodeRecord): string {
     verdict,
     `${esc(record.calls.length)} calls`,
     esc(outcomeLabel(record)),
+    errored ? "" : esc(stepsNote(record)),
     record.retries > 0 ? `${esc(record.retries)} retries` : "",
     codes.length > 0 && !errored ? `<span class="codes">${esc(codes.join(", "))}</span>` : "",
   ]

@@ -32,13 +32,19 @@ export interface EpisodeLogContents<T> {
   unterminatedTail: boolean;
 }
 
+/** Where one episode's line lies in the file: its first byte and the byte just past its text. */
+export interface LineSpan {
+  start: number;
+  end: number;
+}
+
 /**
  * Reads an episode log, mapping each episode through `map` (so large runs can keep only what they
- * need). A missing file reads as empty.
+ * need; `span` lets a reader fetch the full line again later). A missing file reads as empty.
  */
 export function readEpisodeLog<T = EpisodeRecord>(
   path: string,
-  map: (record: EpisodeRecord) => T = (record) => record as T,
+  map: (record: EpisodeRecord, span: LineSpan) => T = (record) => record as T,
 ): EpisodeLogContents<T> {
   const positions = new Map<string, number>();
   const contents: EpisodeLogContents<T> = {
@@ -70,12 +76,14 @@ export function readEpisodeLog<T = EpisodeRecord>(
       );
     }
     const key = episodeKey(trace.task_id, trace.sample);
+    const start = line.end - line.bytes.length - (line.terminated ? 1 : 0);
+    const span = { start, end: start + line.bytes.length };
     const at = positions.get(key);
     if (at === undefined) {
       positions.set(key, contents.episodes.length);
       contents.keys.add(key);
-      contents.episodes.push(map(trace));
-    } else contents.episodes[at] = map(trace);
+      contents.episodes.push(map(trace, span));
+    } else contents.episodes[at] = map(trace, span);
     if (isProviderError(trace)) contents.providerErrors.add(key);
     else contents.providerErrors.delete(key);
     contents.validBytes = line.end;

@@ -9,6 +9,7 @@
  */
 import type { ChatMessage, EpisodeTrace, PolicyError, Truncation } from "../agent/types.ts";
 import type { Level, Split } from "../scenarios/define-scenario.ts";
+import type { ToolCallResult } from "../tools/tool-call-result.ts";
 import { renameKeys, snakeCase } from "./json-keys.ts";
 
 export interface StoredMessage {
@@ -107,6 +108,19 @@ function callIds(messages: readonly ChatMessage[]): string[] {
   return messages.filter((m) => m.role === "tool").map((m) => m.tool_call_id ?? "");
 }
 
+/** One call of a trace as stored, under the id of the assistant tool call it executed. */
+export function storedCall(c: ToolCallResult, toolCallId: string): StoredCall {
+  return {
+    tool_call_id: toolCallId,
+    operation_id: c.operationId,
+    effect: c.effect,
+    status: c.status,
+    ok: c.ok,
+    error_type: c.errorType,
+    observation: c.observation,
+  };
+}
+
 export function toEpisodeRecord(trace: EpisodeTrace): EpisodeRecord {
   const ids = callIds(trace.messages);
   const assistants = trace.messages.flatMap((m, i) => (m.role === "assistant" ? [i] : []));
@@ -148,15 +162,7 @@ export function toEpisodeRecord(trace: EpisodeTrace): EpisodeRecord {
       return renameKeys(m, snakeCase) as unknown as StoredMessage;
     }),
     turns,
-    calls: trace.calls.map((c, i) => ({
-      tool_call_id: ids[i] ?? "",
-      operation_id: c.operationId,
-      effect: c.effect,
-      status: c.status,
-      ok: c.ok,
-      error_type: c.errorType,
-      observation: c.observation,
-    })),
+    calls: trace.calls.map((c, i) => storedCall(c, ids[i] ?? "")),
     final_message: trace.finalMessage,
     terminated: trace.terminated,
     truncated: trace.truncated,

@@ -10,8 +10,10 @@
 import type { RewardMode, ViolationCode } from "../reward/score.ts";
 import { bootstrapCompare, type Stratum, type TaskRewards } from "./bootstrap.ts";
 import { type EpisodeRecord, isProviderError } from "./episode-record.ts";
+import type { HorizonResults } from "./horizon-metrics.ts";
 import { passHatK } from "./pass-hat-k.ts";
 import type { Provenance } from "./provenance.ts";
+import { type WorkflowOutcome, workflowOf } from "./workflow-outcome.ts";
 
 /** The paper's silent failures, in the order results.json lists them. */
 export const PAPER_FAILURES = [
@@ -27,7 +29,7 @@ export const PAPER_FAILURES = [
 /**
  * Every failure counted: the paper's, then the other violation codes that explain a failure on their
  * own (a do-nothing agent shows only `missing_mutation`; the reward engine's `wrong_value`,
- * `reverted_mutation`, `wasted_mutation` and `no_final_answer` for refusals). The state verdict itself
+ * `reverted_mutation`, `wasted_mutation`, and `no_final_answer` and `no_decline` for refusals). The state verdict itself
  * shows in the pass rate.
  */
 export const FAILURE_CODES = [
@@ -38,6 +40,7 @@ export const FAILURE_CODES = [
   "reverted_mutation",
   "wasted_mutation",
   "no_final_answer",
+  "no_decline",
   "provider_error",
 ] as const;
 export type FailureCode = (typeof FAILURE_CODES)[number];
@@ -54,6 +57,8 @@ export interface EpisodeOutcome {
   violations: ViolationCode[];
   /** The provider failure's type, when the episode ended on one (the model was not scored). */
   error: string | null;
+  /** Horizon and per-step progress of a workflow episode (absent on single-family ones). */
+  workflow?: WorkflowOutcome;
 }
 
 export const outcomeOf = (record: EpisodeRecord): EpisodeOutcome => ({
@@ -65,6 +70,7 @@ export const outcomeOf = (record: EpisodeRecord): EpisodeOutcome => ({
   toolCalls: record.calls.length,
   violations: [...new Set(((record.score.violations ?? []) as { code: ViolationCode }[]).map((v) => v.code))],
   error: isProviderError(record) ? (record.error?.type ?? "unknown") : null,
+  ...workflowOf(record),
 });
 
 export interface ScenarioResults {
@@ -97,45 +103,45 @@ export interface EvalResults {
   overall: ScenarioResults;
   /** When the run holds held-out families: the in-family and the held-out episodes, apart. */
   groups?: { in_family: ScenarioResults; held_out: ScenarioResults };
+  /** When the run holds workflow episodes: the figures per horizon (horizon-metrics.ts). */
+  horizons?: Record<string, HorizonResults>;
 }
 
-const round = (x: number) => Math.round(x * 1e6) / 1e6;
+export const round = (x: number) => Math.round(x * 1e6) / 1e6;
 const mean = (xs: readonly number[]) => xs.reduce((s, x) => s + x, 0) / xs.length;
 
 /** Resamples of the intervals in results.json (seeded, so the same run gives the same intervals). */
 export const CI_RESAMPLES = 1000;
 
-/** Bootstrap intervals of the mean reward and the pass rate over tasks, stratified by scenario. */
-function intervals(scored: readonly EpisodeOutcome[], label: string) {
-  const strata = (value: (o: EpisodeOutcome) => number): Stratum[] => {
-    const byScenario = new Map<string, Map<string, TaskRewards>>();
-    for (const o of scored) {
-      const tasks = byScenario.get(o.scenario) ?? new Map<string, TaskRewards>();
-      const t = tasks.get(o.taskId) ?? { sum: 0, count: 0 };
-      tasks.set(o.taskId, { sum: t.sum + value(o), count: t.count + 1 });
-      byScenario.set(o.scenario, tasks);
-    }
-    return [...byScenario.values()].map((tasks) => ({ a: [...tasks.values()], b: [], paired: false }));
-  };
-  const ci = (s: Stratum[], what: string): [number, number] => {
-    const { a } = bootstrapCompare(
-      s.map((x) => ({ ...x, b: x.a, paired: true })),
-      `${label}:${what}`,
-      { resamples: CI_RESAMPLES, seed: 0 },
-    );
-    return [round(a.low), round(a.high)];
-  };
-  return {
-    mean_reward_ci: ci(
-      strata((o) => o.reward),
-      "reward",
-    ),
-    pass_rate_ci: ci(
-      strata((o) => (o.passed ? 1 : 0)),
-      "pass",
-    ),
-  };
+/**
+ * Bootstrap interval of the mean of `value` over scored episodes: tasks resampled within each scenario
+ * (seeded by `label`, so the same run gives the same interval).
+ */
+export function meanInterval(
+  scored: readonly EpisodeOutcome[],
+  value: (o: EpisodeOutcome) => number,
+  label: string,
+): [number, number] {
+  const byScenario = new Map<string, Map<string, TaskRewards>>();
+  for (const o of scored) {
+    const tasks = byScenario.get(o.scenario) ?? new Map<string, TaskRewards>();
+    const t = tasks.get(o.taskId) ?? { sum: 0, count: 0 };
+    tasks.set(o.taskId, { sum: t.sum + value(o), count: t.count + 1 });
+    byScenario.set(o.scenario, tasks);
+  }
+  const strata: Stratum[] = [...byScenario.values()].map((tasks) => {
+    const a = [...tasks.values()];
+    return { a, b: a, paired: true };
+  });
+  const { a } = bootstrapCompare(strata, label, { resamples: CI_RESAMPLES, seed: 0 });
+  return [round(a.low), round(a.high)];
 }
+
+/** Bootstrap intervals of the mean reward and the pass rate over tasks, stratified by scenario. */
+const intervals = (scored: readonly EpisodeOutcome[], label: string) => ({
+  mean_reward_ci: meanInterval(scored, (o) => o.reward, `${label}:reward`),
+  pass_rate_ci: meanInterval(scored, (o) => (o.passed ? 1 : 0), `${label}:pass`),
+});
 
 /** Aggregates the outcomes of one scenario (or of all of them); `k` is the samples per task. */
 export function summarize(outcomes: readonly EpisodeOutcome[], k: number, label = "all"): ScenarioResults {

@@ -7,6 +7,7 @@
 import { esc } from "../report-kit/escape-html.ts";
 import { episodeHtml } from "./episode-html.ts";
 import type { EpisodeRecord } from "./episode-record.ts";
+import { horizonHtml } from "./horizon-report.ts";
 import { type EpisodeOutcome, type EvalResults, FAILURE_CODES } from "./metrics.ts";
 import { HEADERS, rows } from "./report-md.ts";
 import type { EvalConfig } from "./run-dir.ts";
@@ -125,6 +126,7 @@ export async function htmlReport({ results, config, outcomes, episodes }: HtmlRe
     failures ? await renderSvg(failures) : "<p>No failures to chart.</p>",
     await renderSvg(rewardDistributionSpec(outcomes)),
   ];
+  const horizons = (await import("./horizon-charts.ts")).horizonSpec(results);
   const byScenario = Object.keys(results.scenarios).map((id) => {
     const shown = episodes.filter((e) => e.scenario === id);
     return `<section><h3>${esc(id)} <small>(${shown.length} of ${results.scenarios[id]!.episodes} episodes)</small></h3>\n${shown.map(episodeHtml).join("\n")}</section>`;
@@ -145,6 +147,7 @@ ${resultsTable(results, config.k)}
 <h2>Failures</h2>
 <p>Episodes showing each failure (an episode counts once per kind).</p>
 ${failureTable(results)}
+${horizons ? horizonHtml(results, await renderSvg(horizons)) : ""}
 <h2>Episodes</h2>
 <p>${episodes.length} of ${outcomes.length} episodes${episodes.length < outcomes.length ? " (failed ones first; all are in episodes.jsonl)" : ""}.
 <button id="expand" type="button">expand all</button><button id="collapse" type="button">collapse all</button>

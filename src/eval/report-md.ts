@@ -3,6 +3,7 @@
  * errors), reward statistics, pass rate, pass^k and tool calls, the failure taxonomy, the run's
  * provenance, and how each figure is defined.
  */
+import { horizonMarkdown, horizonTerminal } from "./horizon-report.ts";
 import type { EpisodeOutcome, EvalResults, ScenarioResults } from "./metrics.ts";
 import { FAILURE_CODES } from "./metrics.ts";
 import type { EvalConfig } from "./run-dir.ts";
@@ -70,6 +71,7 @@ export function terminalTable(results: EvalResults, k: number): string {
       : []),
     "failures (episodes):",
     ...failures,
+    ...horizonTerminal(results),
   ].join("\n");
 }
 
@@ -120,6 +122,7 @@ export function markdownReport({ results, config, outcomes }: ReportInput): stri
       ...Array<Align>(FAILURE_CODES.length).fill("right"),
     ]),
     "",
+    ...horizonMarkdown(results),
     "## How the figures are defined",
     "",
     `- **mean / min / max / std**: the episode reward in \`${config.reward}\` mode; std is the population standard deviation over episodes.`,

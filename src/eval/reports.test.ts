@@ -2,30 +2,20 @@ import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
+import { fixtureConfig } from "../../test/support/run-fixtures.ts";
 import { makeRecord, makeTrace } from "../../test/support/trace-fixtures.ts";
 import { toEpisodeRecord } from "./episode-record.ts";
 import { buildResults, outcomeOf } from "./metrics.ts";
 import { drillDownOutcomes } from "./report-html.ts";
 import { terminalTable } from "./report-md.ts";
-import { type EvalConfig, runFiles } from "./run-dir.ts";
+import { runFiles } from "./run-dir.ts";
 import { writeReports } from "./write-reports.ts";
 
 const A = "jira-transition-v1";
 const B = "jira-subtask-create-v1";
 const HOSTILE = `<script>alert("x")</script><img src=x onerror=alert(1)> & 'quotes'`;
 
-const config: EvalConfig = {
-  model: "policy:fixture",
-  scenarios: [A, B],
-  split: "eval",
-  k: 2,
-  concurrency: 1,
-  seed: 0,
-  reward: "paper",
-  maxTurns: 10,
-  tools: "default",
-  provider: {},
-};
+const config = fixtureConfig([A, B]);
 
 function runDir() {
   const dir = mkdtempSync(join(tmpdir(), "atlas-report-"));

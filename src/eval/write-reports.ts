@@ -6,6 +6,7 @@
 import { writeFileSync } from "node:fs";
 import { HELD_OUT } from "../scenarios/index.ts";
 import { episodeKey, readEpisodeLog } from "./episode-log.ts";
+import { horizonResults } from "./horizon-metrics.ts";
 import { buildResults, type EpisodeOutcome, type EvalResults, outcomeOf } from "./metrics.ts";
 import type { Provenance } from "./provenance.ts";
 import { drillDownOutcomes, htmlReport, MAX_DRILL_DOWN, reportOrder } from "./report-html.ts";
@@ -30,15 +31,18 @@ export async function writeReports(
   const files = runFiles(dir);
   const inRun = (o: { taskId: string; sample: number }) => !keys || keys.has(episodeKey(o.taskId, o.sample));
   const outcomes = readEpisodeLog(files.episodes, outcomeOf).episodes.filter(inRun);
-  const results = buildResults({
-    model: config.model,
-    rewardMode: config.reward,
-    outcomes,
-    k: config.k,
-    scenarios,
-    provenance,
-    heldOut: HELD_OUT,
-  });
+  const results: EvalResults = {
+    ...buildResults({
+      model: config.model,
+      rewardMode: config.reward,
+      outcomes,
+      k: config.k,
+      scenarios,
+      provenance,
+      heldOut: HELD_OUT,
+    }),
+    ...horizonResults(outcomes, config.k),
+  };
   writeFileSync(files.results, `${JSON.stringify(results, null, 2)}\n`);
   writeFileSync(files.reportMd, markdownReport({ results, config, outcomes }));
 

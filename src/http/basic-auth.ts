@@ -1,8 +1,9 @@
 /**
- * Basic authentication (email + API token), as Atlassian Cloud accepts it. Without configured
- * credentials any caller is accepted; the email, if given, picks the acting user.
+ * Basic authentication (email + API token), as Atlassian Cloud accepts it: the header's decoding, and
+ * the REST facade's check of it (one case of the server's auth decision, see authorize.ts). Without
+ * configured credentials any caller is accepted; the email, if given, picks the acting user.
  */
-import { sameSecret } from "./bearer.ts";
+import { authorize, VENDOR_UNAUTHENTICATED } from "./authorize.ts";
 
 export interface Credentials {
   email: string;
@@ -12,16 +13,12 @@ export interface Credentials {
 export type AuthResult = { ok: true; email: string | null } | { ok: false; message: string };
 
 export function checkBasicAuth(header: string | undefined, expected: Credentials | null): AuthResult {
-  const decoded = decode(header);
-  if (!expected) return { ok: true, email: decoded?.email ?? null };
-  if (!decoded) return { ok: false, message: "Client must be authenticated to access this resource." };
-  if (decoded.email !== expected.email || !sameSecret(decoded.apiToken, expected.apiToken)) {
-    return { ok: false, message: "Client must be authenticated to access this resource." };
-  }
-  return { ok: true, email: decoded.email };
+  const decision = authorize(header, { credentials: expected });
+  return decision.ok ? decision : { ok: false, message: VENDOR_UNAUTHENTICATED };
 }
 
-function decode(header: string | undefined): Credentials | null {
+/** The email and API token of an `Authorization: Basic ...` header, or null. */
+export function decodeBasic(header: string | null | undefined): Credentials | null {
   const match = header?.match(/^Basic\s+(.+)$/i);
   if (!match) return null;
   const text = Buffer.from(match[1]!, "base64").toString("utf8");

@@ -15,7 +15,9 @@ import { PRESENTATIONS } from "../sandbox/presentations.ts";
 import type { Site } from "../sandbox/site.ts";
 import { type Credentials, checkBasicAuth } from "./basic-auth.ts";
 import { dialectForPath } from "./dialect.ts";
+import { MemoRouter } from "./memo-router.ts";
 import { MAX_BODY_BYTES, readBodyText } from "./read-body.ts";
+import { createReadCache, type ReadCache } from "./read-cache.ts";
 import { SiteCapacityError, type SiteRegistry } from "./site-registry.ts";
 import { originOf } from "./url-parts.ts";
 
@@ -36,6 +38,11 @@ export interface RestAppOptions {
    * for recording the call on the trace of the env-server session that owns the site).
    */
   observe?: (op: Operation, result: OperationResult, request: ObservedRequest) => void;
+  /**
+   * Whether GET reads are answered from a per-site cache while the site is unchanged (default true; see
+   * read-cache.ts). Off only to measure what computing every answer costs.
+   */
+  cacheReads?: boolean;
 }
 
 /** What an observer learns about the request an operation answered. */
@@ -59,8 +66,10 @@ export function createRestApp({
   operations = OPERATIONS,
   presentations = PRESENTATIONS,
   observe,
+  cacheReads = true,
 }: RestAppOptions): Hono {
-  const app = new Hono();
+  const app = new Hono({ router: new MemoRouter() });
+  const reads: ReadCache | null = cacheReads ? createReadCache() : null;
   const routes: Endpoint[] = [...operations, ...presentations];
   // Routes match in registration order: fixed paths (`/project/search`) go before parameterised ones (`/project/{key}`).
   const byParams = routes.sort((a, b) => paramCount(a.path) - paramCount(b.path));
@@ -112,7 +121,7 @@ export function createRestApp({
     const result = await answer(c, endpoint, op, request);
     request.answer ??= result;
     observe?.(op, result, request);
-    return send(c, request.answer);
+    return send(c, request.answer, reads?.bytesOf(request.answer));
   }
 
   /** The operation's result; for a presentation, its own answer goes to `request.answer`. */
@@ -124,24 +133,14 @@ export function createRestApp({
   ): Promise<OperationResult> {
     const auth = checkBasicAuth(c.req.header("authorization"), credentials);
     if (!auth.ok) return failure(dialectError(endpoint.api, 401, auth.message));
-    const run = async (site: Site): Promise<OperationResult> => {
-      const body = op.body ? await readJsonBody(c, endpoint) : undefined;
-      const params = { ...collectQuery(c), ...pathParams(c) };
-      const origin = publicUrl?.replace(/\/+$/, "") ?? originOf(c.req.url);
-      const prefix = request.siteId === null ? "" : `/s/${request.siteId}`;
-      const ctx = { baseUrl: `${origin}${prefix}`, accountId: actingUser(site, auth.email) };
-      request.ctx = ctx;
-      if (endpoint === op) {
-        request.input = { params, body };
-        return executeOperation(site, op, request.input, ctx);
-      }
-      const presented = executePresentation(site, endpoint as Presentation, { params, body }, ctx);
-      request.input = presented.input ?? { params, body };
-      request.answer = presented.answer;
-      return presented.result;
-    };
+    // A GET read's answer depends only on the site's state, the URL and the acting user.
+    const cacheKey = reads && isCacheable(endpoint, op) ? `${auth.email ?? ""} ${c.req.url}` : null;
+    const call: Call = { c, endpoint, op, request, email: auth.email, cacheKey };
     try {
-      return await (request.siteId === null ? run(sites.root) : sites.use(request.siteId, run));
+      // Inline (unnamed) callbacks: tsx names every named closure at creation, a cost per request.
+      return await (request.siteId === null
+        ? onSite(call, sites.root)
+        : sites.use(request.siteId, (site) => onSite(call, site)));
     } catch (error) {
       if (error instanceof ApiError) return failure(error);
       if (error instanceof SiteCapacityError) {
@@ -152,10 +151,63 @@ export function createRestApp({
     }
   }
 
+  /** A request's answer on its site: from the read cache, or computed (and cached when it may be). */
+  async function onSite(call: Call, site: Site): Promise<OperationResult> {
+    const { cacheKey, request } = call;
+    const cached = cacheKey === null ? undefined : reads!.get(site, cacheKey);
+    if (cached) {
+      request.input = cached.input;
+      request.ctx = cached.ctx;
+      request.answer = cached.answer;
+      return cached.result;
+    }
+    const revision = site.revision;
+    const result = await compute(call, site);
+    if (cacheKey !== null)
+      reads!.set(site, revision, cacheKey, {
+        input: request.input!,
+        ctx: request.ctx!,
+        result,
+        answer: request.answer ?? result,
+      });
+    return result;
+  }
+
+  async function compute({ c, endpoint, op, request, email }: Call, site: Site): Promise<OperationResult> {
+    const body = op.body ? await readJsonBody(c, endpoint) : undefined;
+    const params = { ...collectQuery(c), ...pathParams(c) };
+    const origin = publicUrl?.replace(/\/+$/, "") ?? originOf(c.req.url);
+    const prefix = request.siteId === null ? "" : `/s/${request.siteId}`;
+    const ctx = { baseUrl: `${origin}${prefix}`, accountId: actingUser(site, email) };
+    request.ctx = ctx;
+    if (endpoint === op) {
+      request.input = { params, body };
+      return executeOperation(site, op, request.input, ctx);
+    }
+    const presented = executePresentation(site, endpoint as Presentation, { params, body }, ctx);
+    request.input = presented.input ?? { params, body };
+    request.answer = presented.answer;
+    return presented.result;
+  }
+
   return app;
 }
 
+/** One request on its way to a site: what the route is, who asks, and its read-cache key (null: not cached). */
+interface Call {
+  c: Context;
+  endpoint: Endpoint;
+  op: Operation;
+  request: ObservedRequest;
+  email: string | null;
+  cacheKey: string | null;
+}
+
 const paramCount = (path: string) => path.split("{").length - 1;
+
+/** Reads that take no body: their answers can be cached while the site is unchanged. */
+const isCacheable = (endpoint: Endpoint, op: Operation) =>
+  endpoint.method === "GET" && op.effect === "read" && !op.body;
 
 /** The Hono paths an endpoint answers on: Jira treats `/rest/api/latest` as `/rest/api/2` (pycontribs uses both). */
 function servedPaths(path: string): string[] {
@@ -172,11 +224,12 @@ function failure(error: ApiError): OperationResult {
   return { ok: false, status: error.status, body: error.body, headers: error.headers };
 }
 
-function send(c: Context, result: OperationResult): Response {
+/** The route's answer; `bytes`, when given, are the body already encoded (a cached read's). */
+function send(c: Context, result: OperationResult, bytes?: Uint8Array<ArrayBuffer>): Response {
   const headers: Record<string, string> = { ...result.headers };
   if (result.body === undefined) return c.body(null, result.status as 204, headers);
   headers["content-type"] = "application/json;charset=UTF-8";
-  return c.body(JSON.stringify(result.body), result.status as 200, headers);
+  return c.body(bytes ?? JSON.stringify(result.body), result.status as 200, headers);
 }
 
 /** Query parameters; a repeated parameter becomes an array (both forms are accepted downstream). */

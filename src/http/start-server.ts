@@ -49,9 +49,9 @@ export function listen(
   });
 }
 
-/** Basic-auth credentials for `--auth`: the agent's email and a fresh random API token. */
-export function createCredentials(auth: boolean): Credentials | null {
-  return auth ? { email: AGENT_EMAIL, apiToken: randomBytes(12).toString("hex") } : null;
+/** Basic-auth credentials for `--auth`: the agent's email and the given API token or a fresh random one. */
+export function createCredentials(auth: boolean, apiToken?: string): Credentials | null {
+  return auth ? { email: AGENT_EMAIL, apiToken: apiToken ?? randomBytes(12).toString("hex") } : null;
 }
 
 export async function startServer({

@@ -2,7 +2,7 @@
  * The rules every Expectation obeys, checked whenever a scenario declares one (so a bad scenario fails
  * at its first task, not in training): points sum to exactly 1; every create and update names at least
  * one field, and every requested field (and every delete) is an R1 check with positive points; refs are
- * unique; the expectation survives a JSON round trip unchanged (it is written to episodes.jsonl).
+ * unique; a refusal lists the names its answer must give (`refuseNames`); the expectation survives a JSON round trip unchanged (it is written to episodes.jsonl).
  */
 import { AtlasGymError } from "../errors.ts";
 import type { Expectation } from "./expectation.ts";
@@ -52,7 +52,15 @@ export function checkExpectation(x: Expectation, where: string): Expectation {
   }
   if (x.refuse !== undefined) {
     if (x.entities.length > 0) fail("a refusal expects no entity changes");
+    const names = x.refuseNames;
+    if (
+      !Array.isArray(names) ||
+      names.length === 0 ||
+      names.some((n) => typeof n !== "string" || n.trim() === "")
+    )
+      fail("a refusal must list refuseNames: the missing things its final answer must name");
   } else {
+    if (x.refuseNames !== undefined) fail("refuseNames belongs to a refusal (set refuse too)");
     const keys = fieldKeys(x);
     if (keys.length === 0 && fields > 0) fail("points.fields > 0 but no field to earn them");
     if (x.weights) {

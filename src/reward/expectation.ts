@@ -12,6 +12,25 @@
  */
 import type { TableName } from "../sandbox/site.ts";
 
+/** One required block of a rich-text value: its visible text (whitespace-normalised) and kind. */
+export type ExpectedBlock =
+  /** A heading (of this level, when given) with this text. */
+  | { heading: string; level?: number }
+  /** A paragraph with this text. */
+  | { paragraph: string }
+  /** A table with exactly these rows (header row first when given). */
+  | { table: { header?: string[]; rows: string[][] } };
+
+/**
+ * The block structure a prompt asks for: the value ends with exactly these top-level blocks, in order;
+ * before them, blocks whose visible text is `before` (the kept body an appended section follows), or
+ * nothing at all when `before` is absent ("the body is a single table").
+ */
+export interface ExpectedBlocks {
+  before?: string;
+  blocks: ExpectedBlock[];
+}
+
 /** An expected field value. */
 export type ExpectedValue =
   /** Exactly this value; strings after whitespace normalisation; ids given as numbers or strings match. */
@@ -29,6 +48,8 @@ export type ExpectedValue =
   | { table: { header?: string[]; rows: string[][] } }
   /** An unordered collection of strings equal to exactly this set. */
   | { set: string[] }
+  /** Rich text with this block structure, compared over the parsed document whatever its representation. */
+  | { blocks: ExpectedBlocks }
   /** Workflows: a field of a record an earlier step creates, resolved from the end state (src/reward/bindings.ts). */
   | BoundValue;
 
@@ -110,10 +131,15 @@ export interface Expectation {
   validate: EntityRef[];
   /**
    * For tasks that cannot be done (level 3): the reason, in words. The reward pays an unchanged end state
-   * with a final answer that declines, after a read of a `validate` record; any successful write is a
-   * collateral change.
+   * with a final answer that declines (says it cannot be done, names `refuseNames`, claims no success),
+   * after a read of a `validate` record; any successful write is a collateral change.
    */
   refuse?: string;
+  /**
+   * With `refuse`: the missing things the final answer must name (the person, status, link type, issue
+   * type, priority, label or page, as the prompt gave it), judged by the decline rule (`decline.ts`).
+   */
+  refuseNames?: string[];
   /** Most tool calls allowed. */
   budget: number;
   /**

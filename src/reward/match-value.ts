@@ -5,7 +5,8 @@
  */
 import type { TableName } from "../sandbox/site.ts";
 import { comparableField } from "./entity-fields.ts";
-import type { ExpectedValue } from "./expectation.ts";
+import type { ExpectedBlock, ExpectedValue } from "./expectation.ts";
+import { blocksMatch } from "./rich-blocks.ts";
 import { tableMatches } from "./rich-table.ts";
 import { mentionsOf, normalizeText } from "./visible-text.ts";
 
@@ -30,6 +31,7 @@ export function matchesExpected(
 ): boolean {
   if ("table" in expected) return tableMatches(raw, expected.table);
   if ("bound" in expected) return false; // resolved before judging (bindings.ts); unresolved matches nothing
+  if ("blocks" in expected) return blocksMatch(raw, expected.blocks);
   const value = comparableField(table, field, raw);
   if ("equals" in expected) return sameValue(value ?? null, expected.equals);
   if ("oneOf" in expected) return expected.oneOf.some((v) => sameValue(value, v));
@@ -54,6 +56,8 @@ export function describeExpected(expected: ExpectedValue): string {
   if ("oneOf" in expected) return `one of ${expected.oneOf.map((v) => JSON.stringify(v)).join(", ")}`;
   if ("set" in expected) return `the set [${expected.set.join(", ")}]`;
   if ("table" in expected) return `a table with ${expected.table.rows.length} rows`;
+  if ("blocks" in expected)
+    return `${expected.blocks.before === undefined ? "only" : "the kept body, then"} ${expected.blocks.blocks.map(describeBlock).join(", then ")}`;
   if ("includesText" in expected)
     return `visible text containing ${expected.includesText.map((t) => JSON.stringify(t)).join(" and ")}`;
   const mentions = expected.mentions ? ` mentioning ${expected.mentions.join(", ")}` : "";
@@ -66,3 +70,10 @@ export function describeActual(table: TableName, field: string, raw: unknown): s
   const text = JSON.stringify(value) ?? "absent";
   return text.length > 80 ? `${text.slice(0, 77)}...` : text;
 }
+
+const describeBlock = (b: ExpectedBlock): string =>
+  "heading" in b
+    ? `a heading${b.level ? ` of level ${b.level}` : ""} ${JSON.stringify(b.heading)}`
+    : "paragraph" in b
+      ? `a paragraph ${JSON.stringify(b.paragraph)}`
+      : `a table of ${b.table.rows.length} rows`;

@@ -13,7 +13,8 @@ export type ViolationCode =
   | "disallowed_tool"
   | "budget_exceeded"
   | "collateral_change"
-  | "no_final_answer";
+  | "no_final_answer"
+  | "no_decline";
 
 export const PENALTIES: Readonly<Record<ViolationCode, number>> = {
   missing_mutation: 0.2,
@@ -29,4 +30,5 @@ export const PENALTIES: Readonly<Record<ViolationCode, number>> = {
   budget_exceeded: 0.2,
   collateral_change: 0.25,
   no_final_answer: 0.2,
+  no_decline: 0.2,
 };

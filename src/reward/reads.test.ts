@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { createSite } from "../sandbox/fixtures/default-site.ts";
-import { identities, readIsAbout } from "./reads.ts";
+import { identities, isDecisiveSearch, readIsAbout } from "./reads.ts";
 
 describe("reads about a record", () => {
   const site = createSite({ seed: 7 });
@@ -34,5 +34,29 @@ describe("reads about a record", () => {
     const other = { fields: { resolution: { id: project.id, name: "Done" } } };
     expect(readIsAbout(call("getIssue", { issueIdOrKey: "X-1" }, other), ids)).toBe(false);
     expect(readIsAbout(call("getIssue", { issueIdOrKey: "X-1" }, { fields: { project } }), ids)).toBe(true);
+  });
+});
+
+describe("a decisive search", () => {
+  const search = (params: Record<string, unknown>, answer: unknown, body?: unknown) => ({
+    operationId: "searchByCQL",
+    input: { params, body },
+    body: answer,
+  });
+  const cql = 'type = page AND space = "ENG" AND label = "obsolete"';
+
+  it("names the missing thing in its query and finds nothing", () => {
+    expect(isDecisiveSearch(search({ cql }, { results: [] }), ["Obsolete"])).toBe(true);
+    expect(isDecisiveSearch(search({}, { issues: [], total: 0 }, { jql: cql }), ["obsolete"])).toBe(true);
+  });
+
+  it("is not one that finds something, names something else or answers no listing", () => {
+    expect(isDecisiveSearch(search({ cql }, { results: [{ id: "1" }] }), ["obsolete"])).toBe(false);
+    expect(isDecisiveSearch(search({ cql: 'label = "obsolete-v2"' }, { results: [] }), ["obsolete"])).toBe(
+      false,
+    );
+    expect(isDecisiveSearch(search({ cql: "type = page" }, { results: [] }), ["obsolete"])).toBe(false);
+    expect(isDecisiveSearch(search({ cql }, { id: "1" }), ["obsolete"])).toBe(false);
+    expect(isDecisiveSearch(search({ cql }, { results: [] }), [])).toBe(false);
   });
 });

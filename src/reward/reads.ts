@@ -5,8 +5,12 @@
  * page, label, link or comment with its id and a field of its kind); a search counts only by its
  * response, so a search for something else never validates. A record's owner counts too (a label's page,
  * a remote link's or comment's issue).
+ *
+ * For a task that must be declined, a decisive search counts too: a search or filtered listing whose
+ * query names each missing thing (a CQL/JQL string, a title or label filter) and that finds nothing.
  */
 import type { Site, TableName } from "../sandbox/site.ts";
+import { namesThing } from "./decline.ts";
 
 export interface RecordRef {
   table: TableName;
@@ -92,4 +96,27 @@ function holds(value: unknown, ids: readonly Identity[], depth: number): boolean
     );
   };
   return ids.some(is) || Object.values(o).some((v) => holds(v, ids, depth + 1));
+}
+
+/** The listings a search or filtered read answers with (Jira `issues`/`values`, Confluence `results`). */
+const LISTS = ["results", "issues", "values"] as const;
+
+/**
+ * Whether a successful read is a decisive search for a task that must be declined: its request's query
+ * or filter values name every one of `names` (as the decline rule names them) and its answer lists
+ * nothing. A search whose query does not name the missing thing proves nothing.
+ */
+export function isDecisiveSearch(call: ReadCall, names: readonly string[]): boolean {
+  if (names.length === 0 || !call.input) return false;
+  const body = call.body as Record<string, unknown> | null;
+  if (body === null || typeof body !== "object" || Array.isArray(body)) return false;
+  const lists = LISTS.filter((k) => Array.isArray(body[k]));
+  if (lists.length === 0 || lists.some((k) => (body[k] as unknown[]).length > 0)) return false;
+  const asked = [...paramValues(call.input.params), ...stringsOf(call.input.body)].join(" \n ");
+  return names.every((n) => namesThing(asked, n));
+}
+
+function stringsOf(body: unknown): string[] {
+  if (body === null || typeof body !== "object" || Array.isArray(body)) return [];
+  return Object.values(body).filter((v): v is string => typeof v === "string");
 }

@@ -29,31 +29,42 @@ export function tablesOf(value: unknown): RichTable[] {
 function storageTables(value: string): RichTable[] {
   const parsed = parseXhtml(value);
   if (!parsed.ok) return [];
-  const tables: RichTable[] = [];
-  const elements = (nodes: XNode[]) => nodes.filter((n): n is XElement => n.kind === "element");
-  const find = (nodes: XNode[], name: string): XElement[] =>
-    elements(nodes).flatMap((n) => (n.name === name ? [n] : find(n.children, name)));
-  const serialize = (nodes: XNode[]): string =>
-    nodes
-      .map((n) =>
-        n.kind === "text"
-          ? n.text.replace(/&/g, "&amp;").replace(/</g, "&lt;")
-          : `<${n.name}>${serialize(n.children)}</${n.name}>`,
-      )
-      .join("");
-  for (const table of find(parsed.nodes, "table")) {
-    const rows = find(table.children, "tr").map((tr) =>
-      elements(tr.children).filter((c) => /^t[dh]$/.test(c.name)),
-    );
-    tables.push({
-      headerRow: rows.length > 0 && rows[0]!.length > 0 && rows[0]!.every((c) => c.name === "th"),
-      rows: rows.map((cells) => cells.map((c) => storageText(serialize(c.children)))),
-    });
-  }
-  return tables;
+  return find(parsed.nodes, "table").map(storageTable);
 }
 
-function adfTables(node: AdfNode): RichTable[] {
+const elements = (nodes: XNode[]) => nodes.filter((n): n is XElement => n.kind === "element");
+const find = (nodes: XNode[], name: string): XElement[] =>
+  elements(nodes).flatMap((n) => (n.name === name ? [n] : find(n.children, name)));
+const serialize = (nodes: XNode[]): string =>
+  nodes
+    .map((n) =>
+      n.kind === "text"
+        ? n.text.replace(/&/g, "&amp;").replace(/</g, "&lt;")
+        : `<${n.name}${attrsOf(n)}>${serialize(n.children)}</${n.name}>`,
+    )
+    .join("");
+
+// Attributes are kept: a hidden element (`hidden`, `display:none`) stays invisible in a cell or block.
+const attrsOf = (n: XElement) =>
+  Object.entries(n.attrs)
+    .map(([k, v]) => ` ${k}="${v.replace(/&/g, "&amp;").replace(/"/g, "&quot;").replace(/</g, "&lt;")}"`)
+    .join("");
+
+/** One storage `<table>` element as rows of visible cell text. */
+export function storageTable(table: XElement): RichTable {
+  const rows = find(table.children, "tr").map((tr) =>
+    elements(tr.children).filter((c) => /^t[dh]$/.test(c.name)),
+  );
+  return {
+    headerRow: rows.length > 0 && rows[0]!.length > 0 && rows[0]!.every((c) => c.name === "th"),
+    rows: rows.map((cells) => cells.map((c) => storageText(serialize(c.children)))),
+  };
+}
+
+/** The visible text of storage nodes (a block's content). */
+export const nodesText = (nodes: XNode[]): string => storageText(serialize(nodes));
+
+export function adfTables(node: AdfNode): RichTable[] {
   if (node.type === "table") {
     const rows = (node.content ?? []).filter((r) => r.type === "tableRow").map((r) => r.content ?? []);
     return [
@@ -69,10 +80,13 @@ function adfTables(node: AdfNode): RichTable[] {
 /** Whether a value holds exactly one table with these rows (header row first when given). */
 export function tableMatches(value: unknown, expected: { header?: string[]; rows: string[][] }): boolean {
   const tables = tablesOf(value);
-  if (tables.length !== 1) return false;
+  return tables.length === 1 && sameRows(tables[0]!, expected);
+}
+
+/** Whether a table's rows are these (visible text per cell, header row first when given). */
+export function sameRows(table: RichTable, expected: { header?: string[]; rows: string[][] }): boolean {
   const want = [...(expected.header ? [expected.header] : []), ...expected.rows].map((r) =>
     r.map(normalizeText),
   );
-  const got = tables[0]!.rows;
-  return JSON.stringify(got) === JSON.stringify(want);
+  return JSON.stringify(table.rows) === JSON.stringify(want);
 }

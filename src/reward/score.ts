@@ -8,12 +8,13 @@ import { diff, type RecordChange } from "../sandbox/diff.ts";
 import type { Site } from "../sandbox/site.ts";
 import { resolveBindings } from "./bindings.ts";
 import { callViolation, type RejectedCall } from "./call-errors.ts";
+import { judgeDecline } from "./decline.ts";
 import { type CallEffect, repeatedWrites, revertedMutations, setterOf, wastedWrites } from "./effects.ts";
 import type { Expectation } from "./expectation.ts";
 import { fieldPoints } from "./expectation-rules.ts";
 import { PENALTIES, type ViolationCode } from "./penalties.ts";
 import type { Progress } from "./progress.ts";
-import { type Identity, identities, readIsAbout } from "./reads.ts";
+import { type Identity, identities, isDecisiveSearch, readIsAbout } from "./reads.ts";
 import { scoreSteps } from "./step-score.ts";
 import { judgeState } from "./verdict.ts";
 
@@ -110,20 +111,28 @@ export function score(declared: ScoreInput): Score {
         effects,
         verdict.fields.flatMap((f) => (f.recordId ? [{ table: f.table, id: f.recordId }] : [])),
       );
-  // A refusal is earned by looking: declining without reading what the task names is a guess.
+  // A refusal is earned by looking, and by an answer that declines naming what is missing.
+  const answer = judgeDecline(input.finalMessage, x.refuseNames ?? []);
   const declined =
-    x.refuse !== undefined && net.length === 0 && effects.length === 0 && answered && reads.validated;
+    x.refuse !== undefined &&
+    net.length === 0 &&
+    effects.length === 0 &&
+    answered &&
+    answer.ok &&
+    reads.validated;
   if (x.refuse !== undefined) {
     const unchanged = net.length === 0 && effects.length === 0;
     components.push({
       group: "R1",
-      label: "decline: nothing changed, after looking, and a final answer",
+      label: "decline: nothing changed, after looking, and an answer that declines",
       points: declined ? x.points.fields : 0,
       max: x.points.fields,
-      detail: `${unchanged ? "the site is unchanged" : `${effects.length} successful writes`}; ${reads.validated ? "looked first" : "declined without reading what the task names"}; ${answered ? "answered" : "no final answer"} (the task cannot be done: ${x.refuse})`,
+      detail: `${unchanged ? "the site is unchanged" : `${effects.length} successful writes`}; ${reads.validated ? "looked first" : "declined without reading what the task names"}; ${answered ? (answer.ok ? "the answer declines" : answer.problems.join(", ")) : "no final answer"} (the task cannot be done: ${x.refuse})`,
     });
     if (!answered) add("no_final_answer", "The task must be declined with a final answer; there was none.");
-    else if (unchanged && !reads.validated)
+    else if (!answer.ok)
+      add("no_decline", `The final answer does not decline the task: ${answer.problems.join("; ")}.`);
+    if (answered && unchanged && !reads.validated)
       add("missing_mutation", "Declined without reading what the task names: the refusal is a guess.");
   } else {
     for (const f of verdict.fields) {
@@ -211,7 +220,10 @@ function r2(
   const mutatedIds = mutated.flatMap((ref) =>
     identities(input.final.get(ref.table, ref.id) ? input.final : input.initial, ref),
   );
-  const validated = first >= 0 && reads(0, first, validateIds);
+  // A search that names what is missing and finds nothing is the evidence a careful decline gives.
+  const decisive = (c: ScoredCall) => c.ok && c.effect === "read" && isDecisiveSearch(c, x.refuseNames ?? []);
+  const validated =
+    first >= 0 && (reads(0, first, validateIds) || (refusal && calls.slice(0, first).some(decisive)));
   const verified = refusal ? validated : effects.length > 0 && reads(last + 1, calls.length, mutatedIds);
   const names = x.validate.map((r) => `${r.table} ${r.id}`).join(" or ");
   const components: Component[] = [

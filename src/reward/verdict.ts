@@ -3,9 +3,11 @@
  * and delete must be satisfied exactly; a created record's unrequested fields must hold what the API
  * sets when they are omitted, and an updated record's other fields may change only as the API changes
  * them alongside — both learned from the reference solution's own diff (one source of truth, no
- * hand-listed defaults); every other change (bar bookkeeping) is collateral.
+ * hand-listed defaults); metadata fields (identifiers, integration metadata, declared with the
+ * operation: `fieldClasses`) are the agent's to choose; every other change (bar bookkeeping) is collateral.
  */
 import type { RecordChange } from "../sandbox/diff.ts";
+import { metadataFields } from "../sandbox/operations.ts";
 import type { TableName } from "../sandbox/site.ts";
 import { comparableRecord, rawField } from "./entity-fields.ts";
 import type { EntityExpectation, Expectation, ExpectedCreate } from "./expectation.ts";
@@ -172,7 +174,7 @@ function unrequested(entity: ExpectedCreate, change: RecordChange, ref: RecordCh
   const want = comparableRecord(entity.table, after(ref) as never);
   const findings: Finding[] = [];
   for (const key of new Set([...got.keys(), ...want.keys()])) {
-    if (isRequested(entity.fields, key)) continue;
+    if (isRequested(entity.fields, key) || isMetadata(entity.table, key)) continue;
     if (sameValue(got.get(key), want.get(key))) continue;
     findings.push({
       change,
@@ -194,7 +196,8 @@ function alongside(
   const refAfter = ref ? comparableRecord(entity.table, after(ref) as never) : before;
   const findings: Finding[] = [];
   for (const key of new Set([...before.keys(), ...now.keys()])) {
-    if (isRequested(entity.fields, key) || sameValue(before.get(key), now.get(key))) continue;
+    if (isRequested(entity.fields, key) || isMetadata(entity.table, key)) continue;
+    if (sameValue(before.get(key), now.get(key))) continue;
     if (sameValue(now.get(key), refAfter.get(key))) continue;
     findings.push({
       change,
@@ -207,6 +210,9 @@ function alongside(
 /** A requested field, or a path inside one, or one that holds requested paths (`object` for `object.url`). */
 const isRequested = (fields: Record<string, unknown>, key: string) =>
   Object.keys(fields).some((f) => f === key || key.startsWith(`${f}.`));
+
+/** A metadata field (or a path inside one) that the operations writing `table` declare free to choose. */
+const isMetadata = (table: TableName, key: string) => metadataFields(table).has(key.split(".")[0]!);
 
 /** An update that only touched bookkeeping fields (e.g. a parent's `updated` stamp). */
 function bookkeepingOnly(change: RecordChange): boolean {

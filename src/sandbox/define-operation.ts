@@ -6,7 +6,7 @@
  */
 import type { z } from "zod";
 import type { ErrorDialect } from "./api-error.ts";
-import type { Site } from "./site.ts";
+import type { Site, TableName } from "./site.ts";
 
 /** Which Atlassian API an operation belongs to; also its error dialect. */
 export type ApiFamily = ErrorDialect;
@@ -46,11 +46,24 @@ export interface OperationSpec<P extends z.ZodType, B extends z.ZodType | undefi
   params: P;
   /** The JSON request body, if the operation takes one. */
   body?: B;
+  /** Which input fields are metadata (the rest are content); absent: all content. */
+  fieldClasses?: FieldClasses;
   handler: (
     site: Site,
     input: { params: z.output<P>; body: B extends z.ZodType ? z.output<B> : undefined },
     ctx: OperationContext,
   ) => unknown;
+}
+
+/**
+ * The classes of a write's input fields, declared once with the operation: `metadata` fields
+ * (identifiers and integration metadata an agent may choose freely, e.g. a remote link's `globalId`)
+ * land in the record of `table` under the same names; every other input field is content, which a
+ * reader sees and a task must ask for.
+ */
+export interface FieldClasses {
+  table: TableName;
+  metadata: readonly string[];
 }
 
 /** An operation with its types erased, as registries and generic layers hold it. */
@@ -64,6 +77,7 @@ export interface Operation {
   status: number;
   params: z.ZodType;
   body?: z.ZodType;
+  fieldClasses?: FieldClasses;
   handler: (site: Site, input: { params: unknown; body: unknown }, ctx: OperationContext) => unknown;
 }
 

@@ -53,3 +53,16 @@ const BY_ID = new Map(OPERATIONS.map((op) => [op.operationId, op]));
 export function findOperation(operationId: string): Operation | undefined {
   return BY_ID.get(operationId);
 }
+
+const METADATA = new Map<string, Set<string>>();
+for (const op of OPERATIONS)
+  if (op.fieldClasses)
+    METADATA.set(
+      op.fieldClasses.table,
+      new Set([...(METADATA.get(op.fieldClasses.table) ?? []), ...op.fieldClasses.metadata]),
+    );
+
+/** The metadata fields some write declares for records of `table` (free for an agent to choose). */
+export function metadataFields(table: string): ReadonlySet<string> {
+  return METADATA.get(table) ?? new Set();
+}

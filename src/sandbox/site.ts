@@ -55,12 +55,15 @@ export type Counters = Record<string, number>;
 interface Table<T> {
   map: Map<string, T>;
   owner: object;
+  /** Sum (mod 2^256) of the table's entry hashes, kept up to date once first asked for (see digest()). */
+  sum?: bigint;
 }
 
 type Tables = { [K in TableName]: Table<SiteRecords[K]> };
 
 export class Site {
   private owner: object = {};
+  private changes = 0;
 
   private constructor(
     readonly seed: number,
@@ -94,7 +97,16 @@ export class Site {
     this.counters = draft.counters;
     this.owner = draft.owner;
     draft.owner = {};
+    this.changes++;
     return result;
+  }
+
+  /**
+   * A number that changes whenever this site's state does (a put, remove, counter or clock step, or a
+   * committed transaction): what caches of answers computed from the state are keyed by.
+   */
+  get revision(): number {
+    return this.changes;
   }
 
   get<K extends TableName>(table: K, id: string): SiteRecords[K] | undefined {
@@ -115,16 +127,31 @@ export class Site {
   }
 
   put<K extends TableName>(table: K, id: string, record: SiteRecords[K]): void {
-    this.writable(table).set(id, record);
+    this.changes++;
+    const map = this.writable(table);
+    const held = this.tables[table];
+    if (held.sum !== undefined) {
+      const old = map.get(id);
+      const without = old === undefined ? held.sum : held.sum - entryHash(table, id, old);
+      held.sum = BigInt.asUintN(256, without + entryHash(table, id, record));
+    }
+    map.set(id, record);
   }
 
   remove(table: TableName, id: string): void {
-    this.writable(table).delete(id);
+    this.changes++;
+    const map = this.writable(table);
+    const held = this.tables[table];
+    const old = map.get(id);
+    if (held.sum !== undefined && old !== undefined)
+      held.sum = BigInt.asUintN(256, held.sum - entryHash(table, id, old));
+    map.delete(id);
   }
 
   /** The next value of a named counter, starting at `start`. */
   nextId(counter: string, start: number): number {
     const value = this.counters[counter] ?? start;
+    this.changes++;
     this.counters[counter] = value + 1;
     return value;
   }
@@ -136,6 +163,7 @@ export class Site {
 
   /** Moves the clock forward; writes call it so that their stamps are ordered and distinct. */
   tick(ms: number): number {
+    this.changes++;
     this.counters.clock = this.now() + ms;
     return this.counters.clock;
   }
@@ -143,6 +171,24 @@ export class Site {
   /** A stable digest of the whole state (tables and counters). */
   hash(): string {
     return createHash("sha256").update(this.serialize()).digest("hex");
+  }
+
+  /**
+   * A stable digest of the whole state that costs microseconds after a write: each table keeps the sum
+   * of its entries' hashes (a multiset hash, computed on first use and then updated by every put and
+   * remove, shared by forks until they write), and the digest hashes those sums with the counters. Equal
+   * states give equal digests; the journal checks replays with it (hash() serialises everything instead).
+   */
+  digest(): string {
+    const sums = TABLE_NAMES.map((name) => {
+      const held = this.tables[name];
+      held.sum ??= tableSum(name, held.map);
+      return held.sum.toString(16);
+    });
+    return createHash("sha256")
+      .update(stableStringify({ seed: this.seed, counters: this.counters }))
+      .update(sums.join(","))
+      .digest("hex");
   }
 
   /** The whole state as canonical JSON (keys sorted, tables in a fixed order). */
@@ -156,8 +202,35 @@ export class Site {
   private writable<K extends TableName>(table: K): Map<string, SiteRecords[K]> {
     const current = this.tables[table];
     if (current.owner === this.owner) return current.map;
-    const copy = { map: new Map(current.map), owner: this.owner } as Table<SiteRecords[K]>;
+    const copy = { map: new Map(current.map), owner: this.owner, sum: current.sum } as Table<SiteRecords[K]>;
     (this.tables as Record<TableName, Table<unknown>>)[table] = copy;
     return copy.map;
   }
+}
+
+/** Record hashes by record: records are immutable values, so each is hashed once however often it is shared. */
+const recordHashes = new WeakMap<object, string>();
+
+function recordHash(record: unknown): string {
+  if (typeof record !== "object" || record === null) return stableStringify(record);
+  let hash = recordHashes.get(record);
+  if (hash === undefined) {
+    hash = createHash("sha256").update(stableStringify(record)).digest("hex");
+    recordHashes.set(record, hash);
+  }
+  return hash;
+}
+
+/** One entry's hash as a number (its table and id included, so moving a record changes the digest). */
+function entryHash(table: TableName, id: string, record: unknown): bigint {
+  const hex = createHash("sha256")
+    .update(`${table}\0${id}\0${recordHash(record)}`)
+    .digest("hex");
+  return BigInt(`0x${hex}`);
+}
+
+function tableSum(table: TableName, map: Map<string, unknown>): bigint {
+  let sum = 0n;
+  for (const [id, record] of map) sum += entryHash(table, id, record);
+  return BigInt.asUintN(256, sum);
 }

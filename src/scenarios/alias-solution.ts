@@ -51,8 +51,9 @@ export function aliasSolution(scenario: Scenario, set: AliasSetName, task: Task)
 /** The `cloudId` Rovo's tools take (accepted and ignored by the simulation). */
 export const CLOUD_ID = "https://atlas-gym.atlassian.net";
 
-/** The final message of a solution that declines a task that cannot be done, after looking. */
-export const DECLINED = "I did not change anything: the task cannot be done as asked.";
+/** The final message of a solution that declines a task that cannot be done, after looking: it names what is missing. */
+export const declined = (missing: string): string =>
+  `I did not change anything: the task cannot be done as asked, as there is no ${missing}.`;
 
 export type Results<T> = { results: T[] };
 export type Space = { id: string; key: string; name: string };

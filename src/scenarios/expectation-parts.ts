@@ -17,12 +17,19 @@ export const workExpectation = (
 
 /**
  * The Expectation of a Jira task that must be refused: no entity changes, and as nothing is written there
- * is nothing to verify, so the points split 0.85 / 0.15 / 0.
+ * is nothing to verify, so the points split 0.85 / 0.15 / 0. `names`: the missing things the final answer
+ * must name, as the prompt gave them (the decline rule, src/reward/decline.ts).
  */
-export const refusalExpectation = (refuse: string, validate: EntityRef[], budget: number): Expectation => ({
+export const refusalExpectation = (
+  refuse: string,
+  validate: EntityRef[],
+  budget: number,
+  names: string[],
+): Expectation => ({
   entities: [],
   validate,
   refuse,
+  refuseNames: names,
   budget,
   points: { fields: 0.85, validate: 0.15, verify: 0 },
 });

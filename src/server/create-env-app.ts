@@ -13,7 +13,8 @@ import { EVAL_TASKS } from "../scenarios/tasks.ts";
 import { toFunctionTool } from "../tools/define-tool.ts";
 import { VERSION } from "../version.ts";
 import { EnvRequestError } from "./errors.ts";
-import { bearerAuth, errorResponse } from "./protocol.ts";
+import { addLiveRoutes } from "./live-routes.ts";
+import { errorResponse, tokenAuth } from "./protocol.ts";
 import { addSessionRoutes } from "./session-routes.ts";
 import type { SessionStore } from "./sessions.ts";
 import { createTaskSource, type TaskSource } from "./task-source.ts";
@@ -21,7 +22,7 @@ import { createTaskSource, type TaskSource } from "./task-source.ts";
 export interface EnvAppOptions {
   sessions: SessionStore;
   tasks?: TaskSource;
-  /** When set, /v1 routes require `Authorization: Bearer <token>`. */
+  /** When set, /v1 routes require the token (bearer, or Basic API token); `serve` gates before this. */
   token?: string | null;
 }
 
@@ -42,7 +43,7 @@ export function createEnvApp({ sessions, tasks = createTaskSource(), token }: En
   );
 
   app.get("/health", (c) => c.json({ status: "ok", version: VERSION, sessions: sessions.size }));
-  app.use("/v1/*", bearerAuth(token));
+  app.use("/v1/*", tokenAuth(token));
 
   app.get("/v1/scenarios", (c) =>
     c.json(
@@ -92,5 +93,6 @@ export function createEnvApp({ sessions, tasks = createTaskSource(), token }: En
   });
 
   addSessionRoutes(app, sessions, tasks);
+  addLiveRoutes(app, sessions);
   return app;
 }

@@ -9,7 +9,7 @@ import { AtlasGymError } from "../errors.ts";
 export class EnvRequestError extends AtlasGymError {
   override name = "EnvRequestError";
   constructor(
-    readonly status: 400 | 401 | 404 | 405 | 409 | 413 | 415 | 429,
+    readonly status: 400 | 401 | 404 | 405 | 409 | 413 | 415 | 422 | 429,
     readonly code: string,
     message: string,
     readonly headers: Record<string, string> = {},

@@ -6,25 +6,41 @@
  * the answer is sent, so a killed process (kill -9) loses nothing that a client saw answered; a torn
  * last line (power loss mid-write) is ignored on load.
  */
-import { appendFileSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync } from "node:fs";
+import {
+  closeSync,
+  mkdirSync,
+  openSync,
+  readdirSync,
+  readFileSync,
+  renameSync,
+  rmSync,
+  writeSync,
+} from "node:fs";
 import { join } from "node:path";
 import type { OperationContext } from "../sandbox/define-operation.ts";
 import type { OperationInput, OperationResult } from "../sandbox/execute.ts";
 import type { ToolSetName } from "../tools/aliases/tool-sets.ts";
+import type { KeptReply } from "./idempotency.ts";
 import type { TaskRequest } from "./task-source.ts";
+
+/** The journal's format; 2: state checkpoints are Site.digest() (incremental), not Site.hash(). */
+export const JOURNAL_VERSION = 2;
 
 /** A session's first line: what it was opened on, and the origin its site's links use. */
 export interface OpenRecord {
   t: "open";
-  v: 1;
+  v: number;
   request: TaskRequest;
   origin: string;
+  /** The idempotency key it was opened with, and its request's fingerprint. */
+  key?: string;
+  fp?: string;
 }
 
 /**
  * A tool call (through /v1 or a bound MCP session): `set` is the tool set it used, `seq` the client's
  * sequence number when it sent one, `obs` a digest of the answer; `hash` is the site's state hash after
- * a call that changed the site.
+ * a call that changed the site (Site.digest()).
  */
 export interface StepRecord {
   t: "step";
@@ -32,6 +48,9 @@ export interface StepRecord {
   arguments: unknown;
   set: ToolSetName;
   seq?: number;
+  /** The call's idempotency key and request fingerprint, when it carried one. */
+  key?: string;
+  fp?: string;
   obs: string;
   hash?: string;
 }
@@ -44,6 +63,10 @@ export interface OperationRecord {
   ctx: OperationContext | null;
   /** The answer, kept only when the request failed before the operation ran (no input to replay). */
   result?: OperationResult;
+  /** A keyed write: its idempotency key, request fingerprint and the HTTP answer it got. */
+  key?: string;
+  fp?: string;
+  reply?: KeptReply;
   obs: string;
   hash?: string;
 }
@@ -77,21 +100,40 @@ export interface Journal {
   setAside(sessionId: string): void;
   /** Every journaled session, each with its records in order. */
   load(): JournaledSession[];
+  /** Closes the files held open for appending. */
+  close(): void;
 }
 
 export function createJournal(dir: string): Journal {
   mkdirSync(dir, { recursive: true });
   const file = (id: string) => join(dir, `${id}.jsonl`);
+  // Each open session's file stays open for appending: one write(2) per record, no open/close each time.
+  const open = new Map<string, number>();
+  const release = (id: string) => {
+    const fd = open.get(id);
+    if (fd !== undefined) closeSync(fd);
+    open.delete(id);
+  };
   return {
     dir,
     append(id, record) {
-      appendFileSync(file(id), `${JSON.stringify(record)}\n`);
+      let fd = open.get(id);
+      if (fd === undefined) {
+        fd = openSync(file(id), "a");
+        open.set(id, fd);
+      }
+      writeSync(fd, `${JSON.stringify(record)}\n`);
     },
     remove(id) {
+      release(id);
       rmSync(file(id), { force: true });
     },
     setAside(id) {
+      release(id);
       renameSync(file(id), `${file(id)}.failed`);
+    },
+    close() {
+      for (const id of [...open.keys()]) release(id);
     },
     load() {
       const sessions: JournaledSession[] = [];

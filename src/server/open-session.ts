@@ -9,6 +9,7 @@
 import { openingMessages } from "../agent/system-prompt.ts";
 import { createEpisode } from "../env/episode.ts";
 import type { FunctionTool } from "../tools/define-tool.ts";
+import type { KeyedRequest } from "./idempotency.ts";
 import type { Session, SessionStore } from "./sessions.ts";
 import type { TaskRequest, TaskSource } from "./task-source.ts";
 
@@ -29,6 +30,7 @@ export interface SessionOpening {
 /**
  * Opens a session (throws EnvRequestError for a bad request, SessionCapacityError when full).
  * `origin` is the server's base URL, e.g. http://127.0.0.1:4010. `restoreId` reopens a journaled session.
+ * With an idempotency key, a retry of an opening gets the session the first one opened (`replayed`).
  */
 export function openSession(
   store: SessionStore,
@@ -36,28 +38,33 @@ export function openSession(
   request: TaskRequest,
   origin: string,
   restoreId?: string,
-): { session: Session; opening: SessionOpening } {
+  keyed?: KeyedRequest,
+): { session: Session; opening: SessionOpening; replayed?: boolean } {
+  const kept = keyed && restoreId === undefined ? store.openings.find(keyed) : undefined;
+  if (kept) return { session: store.get(kept.session_id), opening: kept, replayed: true };
   const session = store.create(
     (id) => {
       const { scenario, task, site } = tasks.resolve(request);
       return createEpisode(scenario, task, { initialSite: site, restBaseUrl: `${origin}/s/${id}` });
     },
-    { opening: { request, origin }, restoreId },
+    { opening: { request, origin, ...(keyed ? { key: keyed.key, fp: keyed.fingerprint } : {}) }, restoreId },
   );
   const { episode } = session;
-  return {
-    session,
-    opening: {
-      session_id: session.id,
-      task_id: episode.task.id,
-      scenario: episode.scenario.id,
-      split: episode.task.split,
-      index: episode.task.index,
-      seed: episode.task.seed,
-      messages: openingMessages(episode),
-      tools: episode.functionTools(),
-      limits: { max_tool_calls: episode.expectation.budget },
-      rest_base_url: `${origin}/s/${session.id}`,
-    },
+  const opening: SessionOpening = {
+    session_id: session.id,
+    task_id: episode.task.id,
+    scenario: episode.scenario.id,
+    split: episode.task.split,
+    index: episode.task.index,
+    seed: episode.task.seed,
+    messages: openingMessages(episode),
+    tools: episode.functionTools(),
+    limits: { max_tool_calls: episode.expectation.budget },
+    rest_base_url: `${origin}/s/${session.id}`,
   };
+  if (keyed) {
+    store.openings.keep(keyed, opening);
+    session.openKey = keyed.key;
+  }
+  return { session, opening };
 }

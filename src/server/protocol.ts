@@ -1,13 +1,14 @@
 /**
  * The env server's wire conventions: JSON request bodies checked against a zod schema (unknown keys,
  * wrong types, bad JSON and oversized bodies are 4xx with a message naming the problem), JSON error
- * bodies `{error, code}`, the optional bearer token on /v1 routes, and the JSON shape of a score.
+ * bodies `{error, code}`, the optional token on /v1 routes, and the JSON shape of a score.
  */
 import type { Context, MiddlewareHandler } from "hono";
 import type { z } from "zod";
-import { checkBearer } from "../http/bearer.ts";
+import { authorize } from "../http/authorize.ts";
 import { MAX_BODY_BYTES, readBodyText } from "../http/read-body.ts";
 import type { Score } from "../reward/score.ts";
+import { refusalMessage } from "./auth-gate.ts";
 import { EnvRequestError } from "./errors.ts";
 
 /**
@@ -62,19 +63,17 @@ export function errorResponse(c: Context, error: unknown): Response {
   );
 }
 
-/** Requires `Authorization: Bearer <token>` when a token is set. */
-export function bearerAuth(token: string | null | undefined): MiddlewareHandler {
+/**
+ * Requires the server's token when one is set (the one auth decision, see src/http/authorize.ts), for
+ * an env app served on its own; `atlas-gym serve` gates every route before this (server/auth-gate.ts).
+ */
+export function tokenAuth(token: string | null | undefined): MiddlewareHandler {
   return async (c, next) => {
-    const check = checkBearer(c.req.header("authorization"), token);
-    if (check !== "ok") {
-      throw new EnvRequestError(
-        401,
-        "unauthorized",
-        check === "wrong"
-          ? "The bearer token is wrong: send the token the server was started with (--token)."
-          : "This server requires a bearer token: send Authorization: Bearer <token> (the server's --token).",
-        { "www-authenticate": 'Bearer realm="atlas-gym"' },
-      );
+    const decision = authorize(c.req.header("authorization"), { token });
+    if (!decision.ok) {
+      throw new EnvRequestError(401, "unauthorized", refusalMessage(decision.reason, decision.hint), {
+        "www-authenticate": 'Bearer realm="atlas-gym", Basic realm="atlas-gym"',
+      });
     }
     await next();
   };

@@ -16,6 +16,7 @@ import type { ToolSetName } from "../tools/aliases/tool-sets.ts";
 import type { Tool } from "../tools/define-tool.ts";
 import type { ToolCallRequest, ToolCallResult } from "../tools/tool-call-result.ts";
 import { EnvRequestError } from "./errors.ts";
+import { IdempotencyConflictError, type KeptReply, type KeyedRequest } from "./idempotency.ts";
 import type { Session } from "./sessions.ts";
 
 /** A short digest of a call's answer as the agent saw it (replay checks it call by call). */
@@ -26,9 +27,12 @@ export function answerDigest(result: Pick<ToolCallResult, "status" | "observatio
     .slice(0, 16);
 }
 
-/** The site's state hash after a call that changed it: the checkpoints replay verifies. */
+/**
+ * The site's state digest after a call that changed it: the checkpoints replay verifies. Site.digest()
+ * is incremental (microseconds per write), which keeps the journal's cost per write small.
+ */
 export function hashAfter(episode: Episode, result: Pick<ToolCallResult, "ok" | "effect">) {
-  return result.ok && result.effect === "write" ? { hash: episode.site.hash() } : {};
+  return result.ok && result.effect === "write" ? { hash: episode.site.digest() } : {};
 }
 
 export interface CallOptions {
@@ -38,6 +42,8 @@ export interface CallOptions {
   tools?: ReadonlyMap<string, Tool>;
   /** The client's sequence number for this call. */
   seq?: number;
+  /** The call's idempotency key (see idempotency.ts). */
+  key?: KeyedRequest;
 }
 
 /** Thrown when a call's sequence number is neither the next one nor a retry of the last one. */
@@ -55,7 +61,10 @@ export class SequenceError extends EnvRequestError {
 /** Runs a tool call under the session's lock: deduplicated by `seq`, stepped, journaled. */
 export function callTool(session: Session, call: ToolCallRequest, options: CallOptions = {}) {
   return session.run((episode) => {
-    const { seq, set = "default" } = options;
+    const { seq, key, set = "default" } = options;
+    const kept = key ? session.kept.find(key) : undefined;
+    if (kept && "tool" in kept) return kept.tool;
+    if (kept) throw new IdempotencyConflictError(key!.key);
     if (seq !== undefined) {
       if (seq === session.lastSeq && session.lastResult) return session.lastResult;
       if (seq !== session.lastSeq + 1) throw new SequenceError(session.id, seq, session.lastSeq);
@@ -64,6 +73,7 @@ export function callTool(session: Session, call: ToolCallRequest, options: CallO
     const sent = session.journaled ? structuredClone(call.arguments) : undefined;
     const result = episode.step(call, options.tools);
     if (seq !== undefined) [session.lastSeq, session.lastResult] = [seq, result];
+    if (key) session.kept.keep(key, { tool: result });
     if (session.journaled)
       session.log({
         t: "step",
@@ -71,6 +81,7 @@ export function callTool(session: Session, call: ToolCallRequest, options: CallO
         arguments: sent,
         set,
         ...(seq === undefined ? {} : { seq }),
+        ...(key ? { key: key.key, fp: key.fingerprint } : {}),
         obs: answerDigest(result),
         ...hashAfter(episode, result),
       });
@@ -86,6 +97,10 @@ export function recordRestOperation(
   result: OperationResult,
 ): void {
   const recorded = session.episode.recordOperation(op, request.input, result);
+  // A keyed write that ran is kept with the answer the client is sent, for a retry with the same key.
+  const keyed = op.effect === "write" && request.input !== null ? session.restKey : null;
+  const reply = keyed ? replyOf(request.answer ?? result) : undefined;
+  if (keyed) session.kept.keep(keyed, { rest: reply! });
   if (!session.journaled) return;
   session.log({
     t: "op",
@@ -93,9 +108,20 @@ export function recordRestOperation(
     input: request.input,
     ctx: request.ctx,
     ...(request.input === null ? { result } : {}),
+    ...(keyed ? { key: keyed.key, fp: keyed.fingerprint, reply } : {}),
     obs: answerDigest(recorded),
     ...hashAfter(session.episode, recorded),
   });
+}
+
+/** The HTTP answer the REST facade sends for a result (the same status, headers and JSON text). */
+function replyOf(answer: OperationResult): KeptReply {
+  if (answer.body === undefined) return { status: answer.status, headers: { ...answer.headers }, body: null };
+  return {
+    status: answer.status,
+    headers: { ...answer.headers, "content-type": "application/json;charset=UTF-8" },
+    body: JSON.stringify(answer.body),
+  };
 }
 
 /** Keeps (and journals) the agent's final answer on a session; call it inside the session's lock. */
@@ -122,7 +148,7 @@ export function scoreSession(
   return session.run((episode) => {
     if (finalMessage !== undefined) keepFinal(session, finalMessage);
     const score = episode.score(mode);
-    if (session.journaled) session.log({ t: "score", hash: episode.site.hash() });
+    if (session.journaled) session.log({ t: "score", hash: episode.site.digest() });
     return score;
   });
 }

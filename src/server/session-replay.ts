@@ -4,13 +4,13 @@
  * fresh fork of the task's site. Everything is deterministic, so the replay must reproduce each answer
  * (checked by digest) and the state hash recorded after every write and every score; a session that does
  * not is set aside (its file renamed `.failed`) and reported, never half-restored. The sequence number and
- * answer of its last numbered call come back too, so a client retrying that call is not applied twice.
+ * answer of its last numbered call come back too, so a client retrying that call is not applied twice, and so do the answers kept under idempotency keys (openings, tool calls, REST writes).
  */
 import { taskTools } from "../env/offered-tools.ts";
 import { executeOperation } from "../sandbox/execute.ts";
 import { OPERATIONS } from "../sandbox/operations.ts";
 import type { ToolCallResult } from "../tools/tool-call-result.ts";
-import type { Journal, JournaledSession } from "./journal.ts";
+import { JOURNAL_VERSION, type Journal, type JournaledSession } from "./journal.ts";
 import { openSession } from "./open-session.ts";
 import { answerDigest, hashAfter } from "./session-calls.ts";
 import type { Session, SessionStore } from "./sessions.ts";
@@ -39,7 +39,13 @@ export function restoreSessions(store: SessionStore, tasks: TaskSource, journal:
 }
 
 function replay(store: SessionStore, tasks: TaskSource, entry: JournaledSession): Session {
-  const { session } = openSession(store, tasks, entry.open.request, entry.open.origin, entry.id);
+  if (entry.open.v !== JOURNAL_VERSION)
+    throw new Error(
+      `journal format ${entry.open.v} is not this server's (${JOURNAL_VERSION}): it was written by another atlas-gym version`,
+    );
+  const { key, fp } = entry.open;
+  const keyed = key !== undefined && fp !== undefined ? { key, fingerprint: fp } : undefined;
+  const { session } = openSession(store, tasks, entry.open.request, entry.open.origin, entry.id, keyed);
   const { episode } = session;
   entry.records.forEach((record, i) => {
     const where = `record ${i + 2} of ${entry.id}`;
@@ -55,6 +61,8 @@ function replay(store: SessionStore, tasks: TaskSource, entry: JournaledSession)
         const result = episode.step({ name: record.name, arguments: record.arguments }, tools);
         check(result, record);
         if (record.seq !== undefined) [session.lastSeq, session.lastResult] = [record.seq, result];
+        if (record.key !== undefined)
+          session.kept.keep({ key: record.key, fingerprint: record.fp! }, { tool: result });
         break;
       }
       case "op": {
@@ -65,6 +73,8 @@ function replay(store: SessionStore, tasks: TaskSource, entry: JournaledSession)
             ? record.result!
             : executeOperation(episode.site, op, record.input, record.ctx);
         check(episode.recordOperation(op, record.input, result), record);
+        if (record.key !== undefined && record.reply)
+          session.kept.keep({ key: record.key, fingerprint: record.fp! }, { rest: record.reply });
         break;
       }
       case "final":
@@ -72,7 +82,7 @@ function replay(store: SessionStore, tasks: TaskSource, entry: JournaledSession)
         episode.finish(record.message);
         break;
       case "score":
-        if (episode.site.hash() !== record.hash)
+        if (episode.site.digest() !== record.hash)
           throw new Error(`${where}: the state hash at scoring differs`);
         break;
     }

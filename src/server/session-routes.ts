@@ -2,12 +2,14 @@
  * The env server's session routes: open a session on a task, call its tools, score it, read its trace,
  * close it. Tool-level failures (unknown tool, bad arguments, API errors, spent budget) are HTTP 200
  * answers with `ok:false` and an `error_type`, because they are data for the model; 4xx answers are for
- * protocol errors only, and none of them changes anything. A tool call may carry `seq` (see session-calls.ts).
+ * protocol errors only, and none of them changes anything. A tool call may carry `seq` (see session-calls.ts)
+ * and, like opening a session, an `Idempotency-Key` header (see idempotency.ts).
  */
 import type { Hono } from "hono";
 import { z } from "zod";
 import { REWARD_MODES } from "../reward/score.ts";
 import type { ToolCallResult } from "../tools/tool-call-result.ts";
+import { fingerprint, keyOf, REPLAYED_HEADER } from "./idempotency.ts";
 import { openSession } from "./open-session.ts";
 import { readJson, scoreJson } from "./protocol.ts";
 import { callTool, scoreSession } from "./session-calls.ts";
@@ -55,16 +57,24 @@ export function addSessionRoutes(app: Hono, store: SessionStore, tasks: TaskSour
 
   app.post("/v1/sessions", async (c) => {
     const request = await readJson(c, openBody);
-    return c.json(openSession(store, tasks, request, new URL(c.req.url).origin).opening);
+    const key = keyOf(c.req.raw.headers);
+    const keyed = key === null ? undefined : { key, fingerprint: fingerprint("open", request) };
+    const opened = openSession(store, tasks, request, new URL(c.req.url).origin, undefined, keyed);
+    return c.json(opened.opening, 200, opened.replayed ? { [REPLAYED_HEADER]: "true" } : {});
   });
 
   app.post("/v1/sessions/:sid/tools/:name", async (c) => {
     const session = store.get(c.req.param("sid"));
     const body = await readJson(c, callBody);
+    const name = c.req.param("name");
+    const key = keyOf(c.req.raw.headers);
     const result = await callTool(
       session,
-      { name: c.req.param("name"), arguments: body.arguments },
-      { seq: body.seq },
+      { name, arguments: body.arguments },
+      {
+        seq: body.seq,
+        ...(key === null ? {} : { key: { key, fingerprint: fingerprint("tool", name, body.arguments) } }),
+      },
     );
     return c.json(
       result.ok
@@ -105,7 +115,8 @@ function traceOf(session: Session) {
   };
 }
 
-function traceCall(call: ToolCallResult, i: number) {
+/** One call of a session's trace in the wire shape (also the live routes', see live-routes.ts). */
+export function traceCall(call: ToolCallResult, i: number) {
   return {
     i,
     name: call.name,

@@ -3,15 +3,18 @@
  * episode's own site through the ordinary REST facade. Requests on one session run under its call lock,
  * keep it alive, and land on its trace (via the facade's observe hook), so `/score` counts them whatever
  * surface the agent used. A session id that is gone is answered 404 in the vendor's error shape instead
- * of silently getting a fresh site.
+ * of silently getting a fresh site. A write carrying an `Idempotency-Key` is applied once: a retry with
+ * the same key and request gets the first answer again (see idempotency.ts).
  */
 import type { ObservedRequest } from "../http/create-rest-app.ts";
 import { dialectForPath } from "../http/dialect.ts";
-import { pathOf } from "../http/url-parts.ts";
+import { readBodyText } from "../http/read-body.ts";
+import { originOf, pathOf } from "../http/url-parts.ts";
 import { dialectError } from "../sandbox/api-error.ts";
 import type { Operation } from "../sandbox/define-operation.ts";
 import type { OperationResult } from "../sandbox/execute.ts";
-import { SessionNotFoundError } from "./errors.ts";
+import { EnvRequestError, SessionNotFoundError } from "./errors.ts";
+import { fingerprint, IdempotencyConflictError, type KeyedRequest, keyOf, replayed } from "./idempotency.ts";
 import { recordRestOperation } from "./session-calls.ts";
 import { SESSION_PREFIX, type SessionStore } from "./sessions.ts";
 
@@ -29,12 +32,36 @@ export function guardSessionSites(store: SessionStore, restFetch: Fetch): Fetch 
     const session = store.find(id);
     if (!session) return goneSession(id, path);
     try {
-      return await session.run(() => restFetch(request));
+      const keyed = await keyedRequest(request);
+      return await session.run(async () => {
+        if (!keyed) return restFetch(request);
+        const kept = session.kept.find(keyed);
+        if (kept && "rest" in kept) return replayed(kept.rest);
+        if (kept) throw new IdempotencyConflictError(keyed.key);
+        session.restKey = keyed;
+        try {
+          return await restFetch(request);
+        } finally {
+          session.restKey = null;
+        }
+      });
     } catch (error) {
       if (error instanceof SessionNotFoundError) return goneSession(id, path);
+      if (error instanceof EnvRequestError) return vendorError(error.status, error.message, path);
       throw error;
     }
   };
+}
+
+/** The idempotency key of a write and its request's fingerprint (method, path and query, body). */
+async function keyedRequest(request: Request): Promise<KeyedRequest | null> {
+  if (request.method === "GET" || request.method === "HEAD") return null;
+  const key = keyOf(request.headers);
+  if (key === null) return null;
+  const body = await readBodyText(request.clone());
+  if (body === null) return null; // too large: the facade refuses it (413) and nothing is kept
+  const target = request.url.slice(originOf(request.url).length);
+  return { key, fingerprint: fingerprint(request.method, target, body) };
 }
 
 /** The REST facade's observe hook: records each answered operation on the owning session's trace. */
@@ -47,9 +74,13 @@ export function recordSessionCalls(store: SessionStore) {
 }
 
 function goneSession(id: string, path: string): Response {
-  const error = dialectError(dialectForPath(path), 404, new SessionNotFoundError(id).message);
+  return vendorError(404, new SessionNotFoundError(id).message, path);
+}
+
+function vendorError(status: number, message: string, path: string): Response {
+  const error = dialectError(dialectForPath(path), status, message);
   return new Response(JSON.stringify(error.body), {
-    status: 404,
+    status,
     headers: { "content-type": "application/json;charset=UTF-8" },
   });
 }

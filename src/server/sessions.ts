@@ -11,7 +11,12 @@ import type { Episode } from "../env/episode.ts";
 import type { SiteRegistry } from "../http/site-registry.ts";
 import type { ToolCallResult } from "../tools/tool-call-result.ts";
 import { SessionCapacityError, SessionNotFoundError } from "./errors.ts";
-import type { Journal, JournalRecord, OpenRecord } from "./journal.ts";
+import { KeptAnswers, type KeptReply, type KeyedRequest } from "./idempotency.ts";
+import { JOURNAL_VERSION, type Journal, type JournalRecord, type OpenRecord } from "./journal.ts";
+import type { SessionOpening } from "./open-session.ts";
+
+/** An answer kept under an idempotency key: a REST write's HTTP answer, or a tool call's result. */
+export type KeptAnswer = { rest: KeptReply } | { tool: ToolCallResult };
 
 /** Session ids start with this, which is how the REST facade tells a session's site from an ad-hoc one. */
 export const SESSION_PREFIX = "ses-";
@@ -33,6 +38,12 @@ export interface Session {
   lastSeq: number;
   /** The answer to that call, given again to a client that retries it. */
   lastResult: ToolCallResult | null;
+  /** Answers kept by idempotency key (REST writes on its site and tool calls; see idempotency.ts). */
+  readonly kept: KeptAnswers<KeptAnswer>;
+  /** The keyed REST request running now under the call lock (set by the session-site guard), or null. */
+  restKey: KeyedRequest | null;
+  /** The idempotency key the session was opened with, if any. */
+  openKey: string | null;
   /** Whether the session's calls are journaled. */
   readonly journaled: boolean;
   /** Appends a record to the session's journal (does nothing when it has none). */
@@ -73,6 +84,8 @@ export interface SessionStore {
   readonly ttlMs: number;
   readonly maxSessions: number;
   readonly size: number;
+  /** Openings kept by idempotency key (a retried POST /v1/sessions gets the same session). */
+  readonly openings: KeptAnswers<SessionOpening>;
   /** The store's clock (ms). */
   now(): number;
   /**
@@ -117,8 +130,11 @@ export function createSessionStore(options: SessionStoreOptions = {}): SessionSt
   const sessions = new Map<string, SessionState>();
   const listeners = new Set<(session: Session, reason: CloseReason) => void>();
 
+  const openings = new KeptAnswers<SessionOpening>();
+
   function close(session: SessionState, reason: CloseReason): void {
     session.closed = true;
+    if (session.openKey !== null) openings.forget(session.openKey);
     sessions.delete(session.id);
     options.sites?.delete(session.id);
     if (session.journaled) options.journal?.remove(session.id);
@@ -138,6 +154,9 @@ export function createSessionStore(options: SessionStoreOptions = {}): SessionSt
       finalMessage: null,
       lastSeq: 0,
       lastResult: null,
+      kept: new KeptAnswers<KeptAnswer>(),
+      restKey: null,
+      openKey: null,
       journaled,
       log(record) {
         if (journaled) options.journal!.append(id, record);
@@ -165,6 +184,7 @@ export function createSessionStore(options: SessionStoreOptions = {}): SessionSt
   const store: SessionStore = {
     ttlMs,
     maxSessions,
+    openings,
     get size() {
       return sessions.size;
     },
@@ -178,7 +198,8 @@ export function createSessionStore(options: SessionStoreOptions = {}): SessionSt
         throw new Error(`Session id factory returned an unusable or duplicate id '${id}'`);
       const journaled = options.journal !== undefined && (opening !== undefined || restoreId !== undefined);
       const session = open(id, build(id), journaled);
-      if (journaled && restoreId === undefined) options.journal!.append(id, { t: "open", v: 1, ...opening! });
+      if (journaled && restoreId === undefined)
+        options.journal!.append(id, { t: "open", v: JOURNAL_VERSION, ...opening! });
       sessions.set(id, session);
       options.sites?.set(id, session.episode.site);
       return session;

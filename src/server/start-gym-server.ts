@@ -4,12 +4,15 @@
  * `/s/<id>/...`, and each env-server session's own site under `/s/<session id>/...`. It also runs the
  * reaper that closes idle env-server sessions, evicts idle isolated sites and closes idle MCP sessions.
  */
+import { UsageError } from "../errors.ts";
 import type { Credentials } from "../http/basic-auth.ts";
 import { createRestApp, type RestAppOptions } from "../http/create-rest-app.ts";
 import { createSiteRegistry, type SiteRegistry } from "../http/site-registry.ts";
 import { createCredentials, listen } from "../http/start-server.ts";
 import { pathOf } from "../http/url-parts.ts";
+import { gateRequests } from "./auth-gate.ts";
 import { createEnvApp } from "./create-env-app.ts";
+import { workerSessionId } from "./fleet/fleet-routes.ts";
 import { createJournal } from "./journal.ts";
 import { createMcpHttpHandler, type McpHttpHandler } from "./mcp/http-handler.ts";
 import { type RestoreReport, restoreSessions } from "./session-replay.ts";
@@ -24,9 +27,12 @@ export interface GymServerOptions {
   seed: number;
   /** Public origin for `self` links and serverInfo (see RestAppOptions.publicUrl); default the request's. */
   baseUrl?: string | null;
-  /** Require Basic auth on the REST facade. */
+  /** Also accept (and, without a token, require) the Basic credentials printed at start-up (`--auth`). */
   auth?: boolean;
-  /** Require `Authorization: Bearer <token>` on /v1 routes. */
+  /**
+   * The server's token: every route but `/health` then requires it, as a bearer token or as the API
+   * token of Basic auth (see src/http/authorize.ts). Without one the server listens on loopback only.
+   */
   token?: string | null;
   /** Idle time (ms) after which a session is reaped. */
   sessionTtlMs?: number;
@@ -43,6 +49,10 @@ export interface GymServerOptions {
   observe?: RestAppOptions["observe"];
   /** Journal folder: sessions are journaled there, and those it holds are rebuilt at start (see journal.ts). */
   journal?: string;
+  /** Member of a fleet (`serve --workers N`): its session ids carry this number (see fleet/fleet-routes.ts). */
+  worker?: number;
+  /** The Basic-auth API token with `auth` (a fleet's members share one); default a fresh random one. */
+  apiToken?: string;
 }
 
 export interface RunningGymServer {
@@ -53,9 +63,17 @@ export interface RunningGymServer {
   credentials: Credentials | null;
   /** With a journal: the sessions rebuilt from it at start, and those that could not be. */
   restored: RestoreReport | null;
+  /** Every route the server answers (method and router path), for tests that walk them all. */
+  routes: RouteInfo[];
   /** The combined handler (for in-process use without a port). */
   fetch(request: Request): Response | Promise<Response>;
   close(): Promise<void>;
+}
+
+/** A route as its router registered it (`:name` parameters, `*` wildcards). */
+export interface RouteInfo {
+  method: string;
+  path: string;
 }
 
 /** The combined fetch handler and its parts, without a port. */
@@ -72,41 +90,49 @@ export function createGymHandler(options: Omit<GymServerOptions, "port" | "host"
     clock: options.clock,
     sites,
     journal,
+    ...(options.worker === undefined ? {} : { newId: () => workerSessionId(options.worker!) }),
   });
   const tasks = options.tasks ?? createTaskSource();
   const restored = journal ? restoreSessions(sessions, tasks, journal) : null;
-  const credentials = createCredentials(options.auth ?? false);
+  const credentials = createCredentials(options.auth ?? false, options.apiToken);
   const record = recordSessionCalls(sessions);
+  // The gate below makes the one auth decision for every route; the parts behind it check nothing more.
   const rest = createRestApp({
     sites,
-    credentials,
+    credentials: null,
     publicUrl: options.baseUrl ?? null,
     observe: (op, result, request) => {
       record(op, result, request);
       options.observe?.(op, result, request);
     },
   });
-  const env = createEnvApp({ sessions, tasks, token: options.token });
+  const env = createEnvApp({ sessions, tasks });
   const restFetch = guardSessionSites(sessions, rest.fetch);
   // `/mcp`: the MCP Streamable HTTP endpoint (free sandboxes, or bound to these sessions with ?session=).
   const mcp = createMcpHttpHandler({
     seed: options.seed,
     sessions,
-    token: options.token,
     clock: options.clock,
   });
-  const fetch = (request: Request) =>
+  const dispatch = (request: Request) =>
     isMcpPath(request.url)
       ? mcp.fetch(request)
       : isEnvPath(request.url)
         ? env.fetch(request)
         : restFetch(request);
-  return { sites, sessions, credentials, fetch, mcp, restored };
+  const fetch = gateRequests({ token: options.token, credentials }, dispatch);
+  const routes = [...env.routes, ...rest.routes, ...mcp.routes].map(({ method, path }) => ({ method, path }));
+  return { sites, sessions, credentials, fetch, mcp, restored, routes, journal };
 }
 
 export async function startGymServer(options: GymServerOptions): Promise<RunningGymServer> {
+  const host = options.host ?? "127.0.0.1";
+  if (!options.token && !isLoopback(host))
+    throw new UsageError(
+      `refusing to listen on ${host} without a token: anyone who can reach the port could change training episodes. Pass --token (or ATLAS_GYM_TOKEN), or listen on 127.0.0.1.`,
+    );
   const handler = createGymHandler(options);
-  const server = await listen(handler.fetch, options.port, options.host ?? "127.0.0.1");
+  const server = await listen(handler.fetch, options.port, host);
   const shortest = Math.min(handler.sessions.ttlMs, handler.sites.ttlMs, handler.mcp.ttlMs);
   const every = options.reapEveryMs ?? Math.min(60_000, Math.max(1000, shortest / 4));
   const reaper = setInterval(() => reapIdle(handler), every);
@@ -117,7 +143,8 @@ export async function startGymServer(options: GymServerOptions): Promise<Running
     close: async () => {
       clearInterval(reaper);
       await handler.mcp.close();
-      return server.close();
+      await server.close();
+      handler.journal?.close();
     },
   };
 }
@@ -125,6 +152,14 @@ export async function startGymServer(options: GymServerOptions): Promise<Running
 /** One pass of the reaper over everything that expires when idle. */
 export function reapIdle(handler: Pick<ReturnType<typeof createGymHandler>, "sessions" | "sites" | "mcp">) {
   return { sessions: handler.sessions.reap(), sites: handler.sites.reap(), mcp: handler.mcp.reap() };
+}
+
+/** Whether a host name or address reaches this machine only (127.0.0.0/8, ::1, localhost). */
+export function isLoopback(host: string): boolean {
+  const bare = host.replace(/^\[|\]$/g, "").toLowerCase();
+  return (
+    bare === "localhost" || bare === "::1" || /^127(\.\d{1,3}){3}$/.test(bare) || bare === "::ffff:127.0.0.1"
+  );
 }
 
 /** `/mcp` (with any query) is the MCP endpoint. */

@@ -18,6 +18,8 @@ export interface Browser {
   open(url: string): Promise<void>;
   /** Evaluates an expression in the page last opened and returns its (JSON) value. */
   evaluate<T>(expression: string): Promise<T>;
+  /** The page last opened, to drive it (click, fill, keyboard) with playwright's own API. */
+  page(): Page;
   /** A PNG of the whole page (its first `maxHeight` CSS pixels). */
   screenshot(maxHeight?: number): Promise<Buffer>;
   problems: PageProblems;
@@ -58,6 +60,7 @@ export async function launchChromium(install: ChromiumInstall): Promise<Browser>
       await cdp.send("Network.enable");
       await page.goto(url, { waitUntil: "load" });
     },
+    page: current,
     async evaluate<T>(expression: string) {
       return (await current().evaluate(expression)) as T;
     },

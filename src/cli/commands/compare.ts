@@ -1,8 +1,9 @@
 /**
  * `atlas-gym compare <dirA> <dirB>`: the paper-style table of two finished eval runs — per scenario,
  * A's and B's mean reward, pass rate and pass^k and their deltas, with seeded bootstrap confidence
- * intervals — printed and written as compare.md and compare.json (into dirB, or --out). Runs over
- * different tasks are refused unless --common-tasks.
+ * intervals, and per horizon for runs with workflow tasks (progress rate too) — printed and written as
+ * compare.md and compare.json (into dirB, or --out). Runs over different tasks are refused unless
+ * --common-tasks.
  */
 import { type Command, InvalidArgumentError } from "commander";
 import { parseIntegerOption } from "../options.ts";

@@ -86,6 +86,7 @@ describe("atlas-gym eval (child process)", () => {
     expect(stdout).toContain(`${8 - keptCount} episodes run, ${keptCount} already done`);
     expect(stdout).toMatch(/overall\s+8\s+8\s+0\s+1\.000/);
     expect(stderr).toContain("eval 8/8 episodes (100%)");
+    expect(stdout.trimEnd().split("\n").at(-1)).toBe(`Read it in the browser: atlas-gym view ${dir}`);
 
     const text = readFileSync(log, "utf8");
     expect(text.startsWith(kept)).toBe(true);

@@ -200,6 +200,8 @@ export function registerEval(program: Command): void {
         console.log(
           `\n${summary.ran} episodes run${already}; wrote ${files.results}, ${files.reportMd}, ${files.reportHtml}`,
         );
+        // Last, unless an outage needs rerunning (that is said last, below).
+        console.log(`Read it in the browser: atlas-gym view ${dir}`);
         const errors = providerErrors(summary);
         if (errors > 0) {
           // An outage is not a model result: say so last, and how to rerun only those episodes.

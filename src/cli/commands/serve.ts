@@ -6,7 +6,7 @@
 import { type Command, InvalidArgumentError, Option } from "commander";
 import { parseIntegerOption } from "../options.ts";
 
-interface ServeOptions {
+export interface ServeOptions {
   port: number;
   host: string;
   seed: number;
@@ -18,6 +18,8 @@ interface ServeOptions {
   journal?: string;
   token?: string;
   baseUrl?: string;
+  workers?: number;
+  fleetWorker?: number;
 }
 
 /** `--base-url`: an absolute http(s) URL, kept without a trailing slash. */
@@ -50,6 +52,23 @@ export function parseDuration(flag: string) {
   };
 }
 
+/** A port that is taken (or not ours to bind) is the user's to fix: one line, not a stack trace. */
+export function listenError(
+  error: NodeJS.ErrnoException,
+  options: Pick<ServeOptions, "host" | "port">,
+  UsageError: new (message: string) => Error,
+): Error {
+  if (error.code === "EADDRINUSE")
+    return new UsageError(
+      `port ${options.port} is already in use on ${options.host}; choose another with --port`,
+    );
+  if (error.code === "EACCES" || error.code === "EADDRNOTAVAIL")
+    return new UsageError(
+      `cannot listen on ${options.host}:${options.port} (${error.code}); choose another --port or --host`,
+    );
+  return error;
+}
+
 export function registerServe(program: Command): void {
   program
     .command("serve")
@@ -57,9 +76,13 @@ export function registerServe(program: Command): void {
       "Serve the simulated Jira Cloud REST v3/v2 and Confluence Cloud v2/v1 APIs and the env-server API over HTTP",
     )
     .option("--port <n>", "port to listen on", parseIntegerOption("--port", 0, 65535), 4010)
-    .option("--host <host>", "interface to bind", "127.0.0.1")
+    .option("--host <host>", "interface to bind (beyond loopback only with --token)", "127.0.0.1")
     .option("--seed <n>", "seed of the default fixture", parseIntegerOption("--seed", 0, 2 ** 32 - 1), 1)
-    .option("--auth", "require Basic auth with the credentials printed at start-up", false)
+    .option(
+      "--auth",
+      "require credentials: the Basic email and API token printed at start-up (or the --token)",
+      false,
+    )
     .addOption(
       new Option(
         "--session-ttl <duration>",
@@ -97,28 +120,39 @@ export function registerServe(program: Command): void {
       "--journal <dir>",
       "journal every session's calls in <dir>; on start, rebuild the sessions journaled there (crash-safe)",
     )
-    .option("--token <token>", "require Authorization: Bearer <token> on /v1 routes (or set ATLAS_GYM_TOKEN)")
+    .option(
+      "--token <token>",
+      "require the token on every route but /health: Bearer <token>, or Basic <email>:<token> (or set ATLAS_GYM_TOKEN)",
+    )
+    .option(
+      "--workers <n>",
+      "run n server processes behind this port (a fleet: session affinity, per-worker journals in <journal>/w<k>, a dead worker restarted with its sessions)",
+      parseIntegerOption("--workers", 1, 256),
+    )
+    .addOption(
+      // Set by the fleet on its members: their session ids name them (see server/fleet/fleet-routes.ts).
+      new Option("--fleet-worker <k>").argParser(parseIntegerOption("--fleet-worker", 0, 255)).hideHelp(),
+    )
     .action(async (options: ServeOptions) => {
+      if (options.workers !== undefined) {
+        const { serveFleet } = await import("./serve-fleet.ts");
+        return serveFleet(options);
+      }
       const { startGymServer } = await import("../../server/start-gym-server.ts");
       const { UsageError } = await import("../../errors.ts");
       const token = options.token ?? process.env.ATLAS_GYM_TOKEN ?? null;
+      const member = options.fleetWorker;
       const server = await startGymServer({
         ...options,
+        worker: member,
+        apiToken: member === undefined ? undefined : process.env.ATLAS_GYM_FLEET_API_TOKEN,
         token,
         sessionTtlMs: options.sessionTtl,
         maxSessions: options.maxSessions,
         siteTtlMs: options.siteTtl,
         maxSites: options.maxSites,
       }).catch((error: NodeJS.ErrnoException) => {
-        // A port that is taken (or not ours to bind) is the user's to fix: one line, not a stack trace.
-        const where = `${options.host}:${options.port}`;
-        if (error.code === "EADDRINUSE")
-          throw new UsageError(
-            `port ${options.port} is already in use on ${options.host}; choose another with --port`,
-          );
-        if (error.code === "EACCES" || error.code === "EADDRNOTAVAIL")
-          throw new UsageError(`cannot listen on ${where} (${error.code}); choose another --port or --host`);
-        throw error;
+        throw listenError(error, options, UsageError);
       });
       console.log(`atlas-gym serving seed ${options.seed} at ${server.url}`);
       if (options.baseUrl) console.log(`  Links use the public base URL ${options.baseUrl}`);
@@ -128,7 +162,7 @@ export function registerServe(program: Command): void {
         `  Isolated sites: ${server.url}/s/<id>/...  (idle TTL ${options.siteTtl / 1000} s, at most ${options.maxSites}; DELETE /s/<id> frees one)`,
       );
       console.log(
-        `  Env server: ${server.url}/v1/scenarios  (sessions: idle TTL ${options.sessionTtl / 1000} s, at most ${options.maxSessions}${token ? ", bearer token required" : ""})`,
+        `  Env server: ${server.url}/v1/scenarios  (sessions: idle TTL ${options.sessionTtl / 1000} s, at most ${options.maxSessions}${token ? "; every route needs the token: Bearer, or Basic with it as API token" : ""})`,
       );
       if (server.restored)
         console.log(

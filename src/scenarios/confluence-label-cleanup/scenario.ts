@@ -98,7 +98,15 @@ export default defineScenario<LabelCleanupExpected>({
     const budget = e.pageIds.length + (e.via === "page" ? 3 : 2) + 4;
     const space = { table: "spaces" as const, id: e.spaceId };
     const known = e.pageId ? [{ table: "pages" as const, id: e.pageId }] : [];
-    if (e.refuse) return { entities: [], validate: [space, ...known], refuse: e.refuse, budget, points };
+    if (e.refuse)
+      return {
+        entities: [],
+        validate: [space, ...known],
+        refuse: e.refuse,
+        refuseNames: [e.label],
+        budget,
+        points,
+      };
     return {
       entities: e.pageIds.map((id) => ({
         kind: "delete" as const,

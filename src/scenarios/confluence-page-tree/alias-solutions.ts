@@ -3,7 +3,7 @@
  * covers it (at level 3 it finds the labelled page with CQL; Rovo has no CQL search). Like the
  * reference it declines a level-3 task that cannot be done, after looking.
  */
-import { type AliasSolutions, DECLINED, findSpaceKey, type Results } from "../alias-solution.ts";
+import { type AliasSolutions, declined, findSpaceKey, type Results } from "../alias-solution.ts";
 import { call } from "../define-scenario.ts";
 import type { PageTreeExpected } from "./scenario.ts";
 
@@ -15,7 +15,7 @@ export const aliasSolutions: AliasSolutions<PageTreeExpected> = {
       const cql = `type = page AND space = "${spaceKey}" AND label = "${e.anchorLabel}"`;
       const found = yield call("confluence_search", { query: cql });
       const hit = (found.body as Results<{ content?: { id: string } }>).results[0];
-      if (!hit?.content) return DECLINED;
+      if (!hit?.content) return declined(`page with the label "${e.anchorLabel}"`);
       anchorId = hit.content.id;
     } else {
       const anchor = yield call("confluence_get_page", { title: e.anchorTitle, space_key: spaceKey });

@@ -118,7 +118,15 @@ export default defineScenario<PageTreeExpected>({
     const points = workPoints();
     const budget = e.children.length + (e.via === "label" ? 5 : 4) + 4;
     const space = { table: "spaces" as const, id: e.spaceId };
-    if (e.anchorId === null) return { entities: [], validate: [space], refuse: e.refuse, budget, points };
+    if (e.anchorId === null)
+      return {
+        entities: [],
+        validate: [space],
+        refuse: e.refuse,
+        refuseNames: [e.anchorLabel!],
+        budget,
+        points,
+      };
     const parentId = String(site.fork().nextId("page", PAGE_ID_START));
     const page = (title: string) => ({ title: { equals: title }, spaceId: { equals: e.spaceId } });
     const entities: EntityExpectation[] = [

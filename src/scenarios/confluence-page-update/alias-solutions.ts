@@ -9,7 +9,7 @@ import { escapeXml } from "../../sandbox/fixtures/text.ts";
 import {
   type AliasSolutions,
   CLOUD_ID as cloudId,
-  DECLINED,
+  declined,
   findRovoSpace,
   type Results,
   type Users,
@@ -29,7 +29,7 @@ export const aliasSolutions: AliasSolutions<PageUpdateExpected> = {
       const links = yield call("getJiraIssueRemoteIssueLinks", { cloudId, issueIdOrKey: key });
       const urls = (links.body as { object: { url: string } }[]).map((l) => l.object.url);
       pageId = urls.map((u) => /\/pages\/(\d+)/.exec(u)?.[1]).find(Boolean);
-      if (!pageId) return DECLINED;
+      if (!pageId) return declined("Confluence page linked from that issue");
     } else {
       const space = yield* findRovoSpace(e, e.via === "key");
       const pages = yield call("getPagesInConfluenceSpace", { cloudId, spaceId: space.id, title: e.title });

@@ -116,9 +116,19 @@ export default defineScenario<PageUpdateExpected>({
     const points = workPoints();
     const budget = (e.via === "issue" ? 6 : 5) + 4;
     const issue = e.issueId ? [{ table: "issues" as const, id: e.issueId }] : [];
-    if (e.pageId === null) return { entities: [], validate: issue, refuse: e.refuse, budget, points };
+    // The missing thing is the page the prompt describes ("the Confluence page linked from ...").
+    if (e.pageId === null)
+      return {
+        entities: [],
+        validate: issue,
+        refuse: e.refuse,
+        refuseNames: ["Confluence page"],
+        budget,
+        points,
+      };
     const page = site.get("pages", e.pageId)!;
-    const text = `${visibleTextOf(page.body)} ${e.heading} ${e.paragraph}`;
+    // "a heading … followed by the paragraph …" after the kept body, and nothing else.
+    const section = [{ heading: e.heading }, { paragraph: e.paragraph }];
     return {
       entities: [
         {
@@ -127,7 +137,10 @@ export default defineScenario<PageUpdateExpected>({
           label: `"${e.title}" ends with the section "${e.heading}", its body kept, as version ${page.version.number + 1}`,
           table: "pages",
           id: e.pageId,
-          fields: { body: { visibleText: text }, "version.number": { equals: page.version.number + 1 } },
+          fields: {
+            body: { blocks: { before: visibleTextOf(page.body), blocks: section } },
+            "version.number": { equals: page.version.number + 1 },
+          },
         },
       ],
       validate: [{ table: "pages", id: e.pageId }, ...issue],

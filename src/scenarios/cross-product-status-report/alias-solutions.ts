@@ -6,7 +6,7 @@ import { storageToAdf } from "../../sandbox/adf/storage-to-adf.ts";
 import {
   type AliasSolutions,
   CLOUD_ID as cloudId,
-  DECLINED,
+  declined,
   findRovoSpace,
   findSpaceKey,
   type Results,
@@ -33,7 +33,7 @@ export const aliasSolutions: AliasSolutions<StatusReportExpected> = {
       title: e.parentTitle,
     });
     const parent = (pages.body as Results<{ id: string; ownerId: string }>).results[0];
-    if (!parent) return DECLINED;
+    if (!parent) return declined(`page "${e.parentTitle}" in that space`);
     let accountId: string | undefined = parent.ownerId;
     if (e.via === "name") {
       const users = yield call("lookupJiraAccountId", { cloudId, searchString: e.assignee });
@@ -61,7 +61,7 @@ export const aliasSolutions: AliasSolutions<StatusReportExpected> = {
     const cql = `type = page AND space = "${spaceKey}" AND title = "${e.parentTitle}"`;
     const found0 = yield call("confluence_search", { query: cql });
     const hit = (found0.body as Results<{ content?: { id: string } }>).results[0];
-    if (!hit?.content) return DECLINED;
+    if (!hit?.content) return declined(`page "${e.parentTitle}" in that space`);
     const parent = yield call("confluence_get_page", { page_id: hit.content.id });
     const page = parent.body as { id: string; ownerId: string };
     let accountId: string | undefined = page.ownerId;

@@ -118,7 +118,15 @@ export default defineScenario<StatusReportExpected>({
     const points = workPoints();
     const budget = (e.via === "name" ? 6 : 5) + 4;
     const space = { table: "spaces" as const, id: e.spaceId };
-    if (e.parentId === null) return { entities: [], validate: [space], refuse: e.refuse, budget, points };
+    if (e.parentId === null)
+      return {
+        entities: [],
+        validate: [space],
+        refuse: e.refuse,
+        refuseNames: [e.parentTitle],
+        budget,
+        points,
+      };
     return {
       entities: [
         {
@@ -130,7 +138,8 @@ export default defineScenario<StatusReportExpected>({
             spaceId: { equals: e.spaceId },
             parentId: { equals: e.parentId },
             title: { equals: e.title },
-            body: { table: { header: HEADER, rows: e.rows } },
+            // "The body is a single table": nothing before or after it.
+            body: { blocks: { blocks: [{ table: { header: HEADER, rows: e.rows } }] } },
           },
         },
       ],

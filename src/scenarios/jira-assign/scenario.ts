@@ -109,6 +109,7 @@ export default defineScenario<AssignExpected>({
         `Nobody named ${e.assigneeName} is on the site, so ${e.issue.key} cannot be assigned to them.`,
         [{ table: "issues", id: e.issueId }],
         budget,
+        [e.assigneeName!],
       );
     return workExpectation(
       [

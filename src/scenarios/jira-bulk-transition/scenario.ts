@@ -148,7 +148,9 @@ export default defineScenario<BulkExpected>({
     const budget = (e.assigneeName ? 1 : 0) + 2 * pages + sources + steps + 5;
     const validate = e.moves.map((m) => ({ table: "issues" as const, id: m.id }));
     if (e.variant === "refuse")
-      return refusalExpectation(`The workflow has no '${e.targetStatus}' status.`, validate, budget);
+      return refusalExpectation(`The workflow has no '${e.targetStatus}' status.`, validate, budget, [
+        e.targetStatus,
+      ]);
     const statusId = STATUSES.find((s) => s.name === e.targetStatus)!.id;
     return workExpectation(
       moving.map((m) => ({

@@ -119,6 +119,7 @@ export default defineScenario<CommentExpected>({
         `${e.issue.assigneeName} has no issue in project ${e.issue.projectKey}, so there is nothing to comment on.`,
         [{ table: "users", id: e.absentAssigneeId! }],
         budget,
+        [e.issue.assigneeName!],
       );
     return workExpectation(
       [

@@ -126,6 +126,7 @@ export default defineScenario<CreateExpected>({
         `Project ${e.projectKey} has no '${e.issueTypeName}' issue type.`,
         [{ table: "projects", id: e.projectId }],
         budget,
+        [e.issueTypeName],
       );
     return workExpectation(
       [

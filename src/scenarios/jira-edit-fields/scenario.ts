@@ -122,7 +122,9 @@ export default defineScenario<EditExpected>({
     const budget = e.referenceCalls + 3;
     const validate = [{ table: "issues" as const, id: e.issueId }];
     if (e.refuse)
-      return refusalExpectation(`The site has no '${e.priorityName}' priority.`, validate, budget);
+      return refusalExpectation(`The site has no '${e.priorityName}' priority.`, validate, budget, [
+        e.priorityName,
+      ]);
     return workExpectation(
       [
         {

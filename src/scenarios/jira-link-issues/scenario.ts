@@ -134,7 +134,9 @@ export default defineScenario<LinkExpected>({
       { table: "issues" as const, id: e.second.id },
     ];
     if (e.refuse)
-      return refusalExpectation(`The site has no '${e.typeName}' issue link type.`, validate, budget);
+      return refusalExpectation(`The site has no '${e.typeName}' issue link type.`, validate, budget, [
+        e.typeName,
+      ]);
     return workExpectation(
       [
         {

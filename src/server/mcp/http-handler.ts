@@ -11,11 +11,12 @@ import { randomUUID } from "node:crypto";
 import { WebStandardStreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js";
 import { isInitializeRequest } from "@modelcontextprotocol/sdk/types.js";
 import { AtlasGymError } from "../../errors.ts";
-import { checkBearer } from "../../http/bearer.ts";
+import { authorize } from "../../http/authorize.ts";
 import { MAX_BODY_BYTES, readBodyText } from "../../http/read-body.ts";
 import { createSite, DEFAULT_BASE_URL } from "../../sandbox/fixtures/default-site.ts";
 import type { Site } from "../../sandbox/site.ts";
 import { isToolSetName, TOOL_SET_NAMES } from "../../tools/aliases/tool-sets.ts";
+import { refusal } from "../auth-gate.ts";
 import { callTool, finishSession } from "../session-calls.ts";
 import type { SessionStore } from "../sessions.ts";
 import { createMcpServer } from "./create-mcp-server.ts";
@@ -38,6 +39,8 @@ export interface McpHttpOptions {
 
 export interface McpHttpHandler {
   fetch(request: Request): Promise<Response>;
+  /** The methods and path it answers (every other method gets a JSON-RPC error too). */
+  readonly routes: readonly { method: string; path: string }[];
   /** Idle time (ms) after which an MCP session is closed. */
   readonly ttlMs: number;
   /** Open MCP sessions. */
@@ -122,8 +125,8 @@ export function createMcpHttpHandler(options: McpHttpOptions): McpHttpHandler {
 
   return {
     async fetch(request) {
-      if (checkBearer(request.headers.get("authorization"), options.token) !== "ok")
-        return rpcError(401, -32001, "Unauthorized: send Authorization: Bearer <token> (the serve --token).");
+      const decision = authorize(request.headers.get("authorization"), { token: options.token });
+      if (!decision.ok) return refusal("mcp", "/mcp", decision.reason, decision.hint);
       if (request.method === "GET")
         return rpcError(405, -32000, "Method not allowed: this server sends no SSE stream; POST JSON-RPC.", {
           allow: "POST, DELETE",
@@ -140,6 +143,7 @@ export function createMcpHttpHandler(options: McpHttpOptions): McpHttpHandler {
       entry.lastUsed = clock();
       return entry.transport.handleRequest(request, body === undefined ? undefined : { parsedBody: body });
     },
+    routes: ["POST", "GET", "DELETE"].map((method) => ({ method, path: "/mcp" })),
     ttlMs,
     get size() {
       return entries.size;

@@ -71,6 +71,9 @@ export const createOrUpdateRemoteIssueLink = defineOperation({
   effect: "write",
   status: 201,
   params: z.object({ issueIdOrKey }),
+  // What Atlassian's own Confluence integration sets (globalId "appId=…&pageId=…", the application,
+  // "mentioned in"): an identifier and integration metadata, free for the agent to choose.
+  fieldClasses: { table: "remoteLinks", metadata: ["globalId", "application", "relationship"] },
   body: z.looseObject({
     globalId: z
       .string()

@@ -1,0 +1,61 @@
+/**
+ * `atlas-gym serve --workers N`: starts the fleet (server/fleet/start-fleet.ts) with the serve options
+ * passed on to every worker, and prints where it serves, like a single `serve` does. With `--auth` the
+ * workers share one API token, so Basic auth holds whichever worker a request reaches.
+ */
+import { UsageError } from "../../errors.ts";
+import { createCredentials } from "../../http/start-server.ts";
+import { startFleet } from "../../server/fleet/start-fleet.ts";
+import { listenError, type ServeOptions } from "./serve.ts";
+
+export async function serveFleet(options: ServeOptions): Promise<void> {
+  const workers = options.workers!;
+  const token = options.token ?? process.env.ATLAS_GYM_TOKEN ?? null;
+  const credentials = createCredentials(options.auth);
+  const env: Record<string, string> = {};
+  if (token) env.ATLAS_GYM_TOKEN = token; // through the environment: not on the workers' command lines
+  if (credentials) env.ATLAS_GYM_FLEET_API_TOKEN = credentials.apiToken;
+  const fleet = await startFleet({
+    workers,
+    port: options.port,
+    host: options.host,
+    journal: options.journal,
+    env,
+    args: workerArgs(options),
+    log: (line) => console.error(line),
+  }).catch((error: NodeJS.ErrnoException) => {
+    throw listenError(error, options, UsageError);
+  });
+  console.log(`atlas-gym serving seed ${options.seed} at ${fleet.url}`);
+  console.log(
+    `  Fleet:      ${workers} worker processes behind this port (sessions stay on the worker that opened them; ${fleet.url}/health lists them)`,
+  );
+  console.log(
+    `  Journals:   ${fleet.journal}/w0${workers > 1 ? ` .. w${workers - 1}` : ""}${options.journal ? "" : " (temporary, removed on exit)"}`,
+  );
+  console.log(`  Jira:       ${fleet.url}/rest/api/3/myself  (the default site lives on worker 0)`);
+  console.log(`  Env server: ${fleet.url}/v1/scenarios${token ? "  (bearer token required)" : ""}`);
+  if (credentials) console.log(`  Basic auth: email ${credentials.email}  API token ${credentials.apiToken}`);
+  const stop = () => fleet.close().then(() => process.exit(0));
+  process.once("SIGINT", stop);
+  process.once("SIGTERM", stop);
+}
+
+/** The serve options every worker gets (the port, journal and token are the fleet's to give). */
+function workerArgs(options: ServeOptions): string[] {
+  const args = [
+    "--seed",
+    String(options.seed),
+    "--session-ttl",
+    `${options.sessionTtl}ms`,
+    "--max-sessions",
+    String(options.maxSessions),
+    "--site-ttl",
+    `${options.siteTtl}ms`,
+    "--max-sites",
+    String(options.maxSites),
+  ];
+  if (options.auth) args.push("--auth");
+  if (options.baseUrl) args.push("--base-url", options.baseUrl);
+  return args;
+}

@@ -1,0 +1,46 @@
+import { describe, expect, it } from "vitest";
+import { authorize } from "./authorize.ts";
+
+const basic = (email: string, token: string) =>
+  `Basic ${Buffer.from(`${email}:${token}`).toString("base64")}`;
+
+describe("the auth decision", () => {
+  it("accepts only the exact token as a bearer token, whatever the case of 'Bearer'", () => {
+    const policy = { token: "s3cret" };
+    expect(authorize("Bearer s3cret", policy)).toEqual({ ok: true, email: null });
+    expect(authorize("bearer  s3cret ", policy).ok).toBe(true);
+    expect(authorize("Bearer s3cre", policy)).toMatchObject({ ok: false, reason: "wrong" });
+    expect(authorize("Bearer s3cretX", policy)).toMatchObject({ ok: false, reason: "wrong" });
+    expect(authorize(undefined, policy)).toMatchObject({ ok: false, reason: "missing" });
+    expect(authorize("", policy)).toMatchObject({ ok: false, reason: "missing" });
+  });
+
+  it("accepts the token as the API token of Basic auth, with the email naming the acting user", () => {
+    const policy = { token: "s3cret" };
+    expect(authorize(basic("alice@example.com", "s3cret"), policy)).toEqual({
+      ok: true,
+      email: "alice@example.com",
+    });
+    expect(authorize(basic("alice@example.com", "other"), policy)).toMatchObject({ ok: false });
+    expect(authorize("Basic czNjcmV0", policy)).toMatchObject({ ok: false, reason: "wrong" }); // no colon
+    expect(authorize("Token s3cret", policy)).toMatchObject({ ok: false, reason: "wrong" });
+  });
+
+  it("accepts the --auth credentials exactly, beside the token", () => {
+    const credentials = { email: "agent@example.com", apiToken: "abc" };
+    expect(authorize(basic("agent@example.com", "abc"), { credentials }).ok).toBe(true);
+    expect(authorize(basic("other@example.com", "abc"), { credentials }).ok).toBe(false);
+    expect(authorize("Bearer abc", { credentials }).ok).toBe(false);
+    const both = { credentials, token: "s3cret" };
+    expect(authorize(basic("agent@example.com", "abc"), both).ok).toBe(true);
+    expect(authorize("Bearer s3cret", both).ok).toBe(true);
+  });
+
+  it("lets everything through when nothing is configured, still reading the Basic email", () => {
+    expect(authorize(undefined, {})).toEqual({ ok: true, email: null });
+    expect(authorize(basic("bob@example.com", "any"), { token: null })).toEqual({
+      ok: true,
+      email: "bob@example.com",
+    });
+  });
+});

@@ -1,0 +1,64 @@
+/**
+ * The one auth decision of the server: every surface that reads or changes state (the env server's
+ * `/v1`, the REST facade at the root and under `/s/<id>` in every API version, MCP over HTTP, and any
+ * route added beside them) asks `authorize` whether a request's `Authorization` header proves the caller
+ * may use it. A caller proves it holds the server's token (`serve --token`) either as a bearer token
+ * (`Authorization: Bearer <token>`, what the env-server clients send) or as the API token of Basic auth
+ * (`Authorization: Basic base64(<email>:<token>)`, what real Jira/Confluence clients send: any site
+ * user's email, which picks the acting user). With `serve --auth` the printed Basic credentials are
+ * accepted too. With neither configured, everything is open (the server then listens on loopback only).
+ */
+import { type Credentials, decodeBasic } from "./basic-auth.ts";
+import { sameSecret } from "./bearer.ts";
+
+export interface AuthPolicy {
+  /** The server's token (`--token`): accepted as a bearer token or as a Basic API token. */
+  token?: string | null;
+  /** The Basic credentials of `--auth`: accepted as they are. */
+  credentials?: Credentials | null;
+}
+
+export type AuthDecision =
+  | {
+      ok: true;
+      /** The email of Basic auth (it picks the acting user on the REST facade); null otherwise. */
+      email: string | null;
+    }
+  | {
+      ok: false;
+      reason: "missing" | "wrong";
+      /** What the caller should send instead, for the surface's own error message. */
+      hint: string;
+    };
+
+/** Whether a policy asks for credentials at all. */
+export function isLocked(policy: AuthPolicy): boolean {
+  return Boolean(policy.token) || Boolean(policy.credentials);
+}
+
+/** The decision for one request's `Authorization` header. */
+export function authorize(header: string | null | undefined, policy: AuthPolicy): AuthDecision {
+  const basic = decodeBasic(header);
+  if (!isLocked(policy)) return { ok: true, email: basic?.email ?? null };
+  if (!header) return refuse("missing", policy);
+  const { token, credentials } = policy;
+  const bearer = /^Bearer\s+(.+)$/i.exec(header)?.[1]?.trim();
+  if (bearer !== undefined) return token && sameSecret(bearer, token) ? ok(null) : refuse("wrong", policy);
+  if (!basic) return refuse("wrong", policy);
+  if (token && sameSecret(basic.apiToken, token)) return ok(basic.email);
+  if (credentials && basic.email === credentials.email && sameSecret(basic.apiToken, credentials.apiToken))
+    return ok(basic.email);
+  return refuse("wrong", policy);
+}
+
+const ok = (email: string | null): AuthDecision => ({ ok: true, email });
+
+function refuse(reason: "missing" | "wrong", policy: AuthPolicy): AuthDecision {
+  const hint = policy.token
+    ? "send Authorization: Bearer <token>, or Basic auth with the token as the API token (the server's --token)"
+    : "send Basic auth with the email and API token printed by serve --auth";
+  return { ok: false, reason, hint };
+}
+
+/** Jira's and Confluence's own words for a refused request (the REST facade answers with them). */
+export const VENDOR_UNAUTHENTICATED = "Client must be authenticated to access this resource.";

@@ -1,0 +1,64 @@
+/**
+ * The lock on every door of `atlas-gym serve`: one fetch wrapper in front of everything the server
+ * answers (env server, REST facade at the root and under `/s/<id>`, MCP, and any route added later), so
+ * no route can be reached without passing the one auth decision (src/http/authorize.ts). A refused
+ * request is answered 401 in its surface's own shape (the vendor's error body on REST, `{error, code}` on
+ * `/v1`, a JSON-RPC error on `/mcp`) and changes nothing. `GET /health` stays open for liveness probes but
+ * tells an unauthenticated caller only that the server is up.
+ */
+import { type AuthPolicy, authorize, isLocked, VENDOR_UNAUTHENTICATED } from "../http/authorize.ts";
+import { dialectForPath } from "../http/dialect.ts";
+import { pathOf } from "../http/url-parts.ts";
+import { dialectError } from "../sandbox/api-error.ts";
+import { VERSION } from "../version.ts";
+
+type Fetch = (request: Request) => Response | Promise<Response>;
+
+/** Which surface a path belongs to (each refuses in its own shape). */
+export type Surface = "health" | "env" | "mcp" | "rest";
+
+export function surfaceOf(path: string): Surface {
+  if (path === "/health") return "health";
+  if (path === "/mcp") return "mcp";
+  return /^\/v1(\/|$)/.test(path) ? "env" : "rest";
+}
+
+/** Wraps a fetch handler so that every request passes the auth decision first. */
+export function gateRequests(policy: AuthPolicy, fetch: Fetch): Fetch {
+  if (!isLocked(policy)) return fetch;
+  return (request) => {
+    const decision = authorize(request.headers.get("authorization"), policy);
+    if (decision.ok) return fetch(request);
+    const path = pathOf(request.url);
+    return refusal(surfaceOf(path), path, decision.reason, decision.hint);
+  };
+}
+
+/** The words of a refusal on the env server's own surfaces. */
+export function refusalMessage(reason: "missing" | "wrong", hint: string): string {
+  return `${reason === "missing" ? "This server requires credentials" : "The credentials are wrong"}: ${hint}.`;
+}
+
+/** The 401 answer of a surface. */
+export function refusal(surface: Surface, path: string, reason: "missing" | "wrong", hint: string): Response {
+  const json = (status: number, body: unknown, headers: Record<string, string> = {}) =>
+    new Response(JSON.stringify(body), {
+      status,
+      headers: { "content-type": "application/json;charset=UTF-8", ...headers },
+    });
+  const challenge = { "www-authenticate": 'Bearer realm="atlas-gym", Basic realm="atlas-gym"' };
+  switch (surface) {
+    case "health":
+      return json(200, { status: "ok", version: VERSION });
+    case "env":
+      return json(401, { error: refusalMessage(reason, hint), code: "unauthorized" }, challenge);
+    case "mcp":
+      return json(
+        401,
+        { jsonrpc: "2.0", error: { code: -32001, message: `Unauthorized: ${hint}.` }, id: null },
+        challenge,
+      );
+    case "rest":
+      return json(401, dialectError(dialectForPath(path), 401, VENDOR_UNAUTHENTICATED).body, challenge);
+  }
+}

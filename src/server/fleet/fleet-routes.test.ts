@@ -1,0 +1,52 @@
+/** Where the fleet router sends each kind of request (pure: no processes). */
+import { describe, expect, it } from "vitest";
+import { routeRequest, workerOfSession, workerSessionId } from "./fleet-routes.ts";
+
+describe("fleet routes", () => {
+  const sid = workerSessionId(2);
+
+  it("names the worker in the session id, and reads it back only for a worker that exists", () => {
+    expect(sid).toMatch(/^ses-w2-[0-9a-f-]{36}$/);
+    expect(workerOfSession(sid, 3)).toBe(2);
+    expect(workerOfSession(sid, 2)).toBeNull();
+    expect(workerOfSession("ses-1234", 3)).toBeNull();
+  });
+
+  it("sends every call on a session to its worker, whatever the surface", () => {
+    for (const [method, target] of [
+      ["POST", `/v1/sessions/${sid}/tools/jira_get_issue`],
+      ["POST", `/v1/sessions/${sid}/score`],
+      ["GET", `/v1/sessions/${sid}/trace`],
+      ["DELETE", `/v1/sessions/${sid}`],
+      ["GET", `/s/${sid}/rest/api/3/issue/ENG-1?fields=summary`],
+      ["PUT", `/s/${sid}/wiki/api/v2/pages/1`],
+      ["POST", `/mcp?tools=rovo&session=${sid}`],
+    ] as const)
+      expect(routeRequest(method, target, 3), `${method} ${target}`).toEqual({ to: "worker", worker: 2 });
+  });
+
+  it("answers /health and the session listing from all workers, and opens sessions in turn", () => {
+    expect(routeRequest("GET", "/health", 3)).toEqual({ to: "health" });
+    expect(routeRequest("GET", "/v1/sessions?x=1", 3)).toEqual({ to: "sessions" });
+    expect(routeRequest("POST", "/v1/sessions", 3)).toEqual({ to: "open" });
+    expect(routeRequest("GET", "/v1/scenarios/jira-transition-v1/tasks?split=train&n=2", 3)).toEqual({
+      to: "any",
+    });
+  });
+
+  it("gives state that is no session's one home: the default site and free MCP on worker 0, a site by its id", () => {
+    expect(routeRequest("POST", "/rest/api/3/issue", 3)).toEqual({ to: "worker", worker: 0 });
+    expect(routeRequest("GET", "/wiki/api/v2/spaces", 3)).toEqual({ to: "worker", worker: 0 });
+    expect(routeRequest("POST", "/mcp?tools=rovo", 3)).toEqual({ to: "worker", worker: 0 });
+    const homes = ["a", "b", "c", "d", "e", "f"].map((id) =>
+      routeRequest("GET", `/s/${id}/rest/api/3/myself`, 3),
+    );
+    expect(homes).toEqual(["a", "b", "c", "d", "e", "f"].map((id) => routeRequest("POST", `/s/${id}/x`, 3)));
+    expect(new Set(homes.map((h) => (h.to === "worker" ? h.worker : -1))).size).toBeGreaterThan(1);
+  });
+
+  it("sends an id that names no worker to worker 0, which answers it as unknown after its own auth check", () => {
+    expect(routeRequest("POST", "/v1/sessions/ses-w9-x/score", 3)).toEqual({ to: "worker", worker: 0 });
+    expect(routeRequest("GET", "/s/ses-nope/rest/api/3/myself", 3)).toEqual({ to: "worker", worker: 0 });
+  });
+});

@@ -1,0 +1,86 @@
+/**
+ * Where the fleet router (`serve --workers N`) sends a request. A session lives in one worker, and its id
+ * says which (`ses-w<k>-<uuid>`), so every later call on it (`/v1/sessions/<id>/...`, its site over REST
+ * `/s/<id>/...`, an MCP session bound with `?session=<id>`) reaches that worker without the router
+ * remembering anything: a restarted router routes the same way. New sessions go round the workers; the
+ * scenario catalogue is the same on every worker; `/health` and the session listing are answered from all
+ * of them. State that is not a session's (the default site, isolated sites, free MCP sandboxes) has one
+ * fixed home, so it never diverges between workers. The router decides where, never whether: every
+ * request reaches a worker with its credentials untouched, and the worker makes the auth decision.
+ */
+import { randomUUID } from "node:crypto";
+import { SESSION_PREFIX } from "../sessions.ts";
+
+export type FleetRoute =
+  /** `GET /health`: every worker's health, summed. */
+  | { to: "health" }
+  /** `GET /v1/sessions`: every worker's sessions, listed together. */
+  | { to: "sessions" }
+  /** `POST /v1/sessions`: the next worker in turn. */
+  | { to: "open" }
+  /** The scenario catalogue (the same on every worker): the next worker in turn. */
+  | { to: "any" }
+  /** One worker: a session's, an isolated site's home, or worker 0 for the default site. */
+  | { to: "worker"; worker: number };
+
+const TAGGED = new RegExp(`^${SESSION_PREFIX}w(\\d+)-`);
+
+/** A fresh session id for fleet member `worker`. */
+export function workerSessionId(worker: number): string {
+  return `${SESSION_PREFIX}w${worker}-${randomUUID()}`;
+}
+
+/** The worker a session id names, or null when it names none of `workers`. */
+export function workerOfSession(id: string, workers: number): number | null {
+  const match = TAGGED.exec(id);
+  const worker = match ? Number(match[1]) : Number.NaN;
+  return Number.isInteger(worker) && worker < workers ? worker : null;
+}
+
+/** Where `method target` (the request's path and query) goes in a fleet of `workers` processes. */
+export function routeRequest(method: string, target: string, workers: number): FleetRoute {
+  const path = target.split(/[?#]/, 1)[0] || "/";
+  const read = method === "GET" || method === "HEAD";
+  if (path === "/health" && read) return { to: "health" };
+  if (path === "/v1/sessions") {
+    if (read) return { to: "sessions" };
+    if (method === "POST") return { to: "open" };
+  }
+  const session = /^\/v1\/sessions\/([^/]+)/.exec(path);
+  if (session) return sessionHome(decodeSegment(session[1]!), workers);
+  if (path.startsWith("/v1/")) return { to: "any" };
+  const site = /^\/s\/([^/]+)/.exec(path);
+  if (site) {
+    const id = decodeSegment(site[1]!);
+    if (id.startsWith(SESSION_PREFIX)) return sessionHome(id, workers);
+    return { to: "worker", worker: hash(id) % workers }; // an isolated site: always the same worker
+  }
+  if (path === "/mcp") {
+    const bound = new URL(target, "http://fleet").searchParams.get("session");
+    if (bound) return sessionHome(bound, workers);
+  }
+  return { to: "worker", worker: 0 }; // the default site and free MCP sandboxes live on worker 0
+}
+
+/**
+ * A session's worker. An id that names no worker goes to worker 0, which answers it as any server answers
+ * an unknown session (after its own auth check), so the router needs no error shapes of its own.
+ */
+function sessionHome(id: string, workers: number): FleetRoute {
+  return { to: "worker", worker: workerOfSession(id, workers) ?? 0 };
+}
+
+function decodeSegment(segment: string): string {
+  try {
+    return decodeURIComponent(segment);
+  } catch {
+    return segment;
+  }
+}
+
+/** FNV-1a of a string: a stable home for an isolated site id. */
+function hash(text: string): number {
+  let h = 0x811c9dc5;
+  for (let i = 0; i < text.length; i++) h = Math.imul(h ^ text.charCodeAt(i), 0x01000193);
+  return h >>> 0;
+}

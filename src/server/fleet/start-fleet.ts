@@ -1,0 +1,186 @@
+/**
+ * `atlas-gym serve --workers N`: N `atlas-gym serve` processes on loopback ports, each with its own
+ * journal (`<journal>/w<k>`), supervised (a dead one is started again on its port and rebuilds its
+ * sessions from its journal), behind one router on the public port. Where each request goes is
+ * fleet-routes.ts; the hop itself is fleet-proxy.ts. `/health` and `GET /v1/sessions` are answered from
+ * every worker together; a session listing a worker refuses (a wrong token) is answered with its refusal.
+ */
+import { mkdirSync, mkdtempSync, rmSync } from "node:fs";
+import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
+import type { AddressInfo } from "node:net";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { VERSION } from "../../version.ts";
+import { type Exchange, exchange, type OutgoingRequest, readBody } from "./fleet-proxy.ts";
+import { routeRequest } from "./fleet-routes.ts";
+import { freePort, startWorkerProcess, type WorkerProcess } from "./worker-process.ts";
+
+export interface FleetOptions {
+  workers: number;
+  port: number;
+  host?: string;
+  /** Journal folder; each worker journals in `<journal>/w<k>`. Default a temporary folder, removed on close. */
+  journal?: string;
+  /** Further `serve` arguments every worker gets (seed, TTLs, limits, base URL). */
+  args?: string[];
+  /** Environment every worker gets (the bearer token, the shared Basic-auth API token). */
+  env?: Record<string, string>;
+  /** How long a request waits for a worker that is down. */
+  holdMs?: number;
+  maxRestarts?: number;
+  /** Worker output: inherited (default) or dropped (tests, benches). */
+  output?: "inherit" | "ignore";
+  log?: (line: string) => void;
+}
+
+export interface RunningFleet {
+  url: string;
+  journal: string;
+  readonly workers: readonly WorkerProcess[];
+  close(): Promise<void>;
+}
+
+export async function startFleet(options: FleetOptions): Promise<RunningFleet> {
+  if (!Number.isInteger(options.workers) || options.workers < 1)
+    throw new RangeError(`A fleet needs a whole number of workers >= 1, got ${options.workers}`);
+  const temporary = options.journal === undefined;
+  const journal = options.journal ?? mkdtempSync(join(tmpdir(), "atlas-gym-fleet-"));
+  const workers = await Promise.all(
+    Array.from({ length: options.workers }, async (_, k) => {
+      const dir = join(journal, `w${k}`);
+      mkdirSync(dir, { recursive: true });
+      return startWorkerProcess({
+        port: await freePort(),
+        journal: dir,
+        args: ["--fleet-worker", String(k), ...(options.args ?? [])],
+        env: options.env,
+        maxRestarts: options.maxRestarts,
+        output: options.output,
+        name: `atlas-gym serve: fleet worker ${k}`,
+        log: options.log,
+      });
+    }),
+  );
+  const hold = options.holdMs;
+  let turn = 0;
+
+  async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    const out: OutgoingRequest = {
+      method: req.method ?? "GET",
+      path: req.url ?? "/",
+      headers: req.headers,
+      ...(await readBody(req)),
+    };
+    const route = routeRequest(out.method, out.path, workers.length);
+    if (route.to === "health") return reply(res, await health(workers));
+    if (route.to === "sessions") return reply(res, await listSessions(workers, out, hold));
+    if (route.to === "worker") return reply(res, await exchange(workers[route.worker]!, out, hold));
+    // A new session, or the catalogue: the next worker in turn that is up, passing over a full one.
+    const start = turn++;
+    let answer: Exchange | null = null;
+    for (let i = 0; i < workers.length; i++) {
+      const worker = workers[(start + i) % workers.length]!;
+      if (!worker.up && i < workers.length - 1) continue;
+      answer = await exchange(worker, out, hold);
+      if (!(route.to === "open" && answer.status === 429)) break;
+    }
+    return reply(res, answer!);
+  }
+
+  const server = createServer((req, res) => {
+    handle(req, res).catch((error: Error) => {
+      if (!res.headersSent)
+        reply(res, {
+          status: 500,
+          headers: { "content-type": "application/json" },
+          body: Buffer.from(JSON.stringify({ error: `fleet router: ${error.message}`, code: "internal" })),
+        });
+      else res.destroy(error);
+    });
+  });
+  const host = options.host ?? "127.0.0.1";
+  await new Promise<void>((resolve, reject) => {
+    server.once("error", reject);
+    server.listen(options.port, host, () => resolve());
+  });
+  const { port } = server.address() as AddressInfo;
+  const shown = host.includes(":") ? `[${host}]` : host;
+  return {
+    url: `http://${shown}:${port}`,
+    journal,
+    workers,
+    async close() {
+      await new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        server.closeAllConnections();
+      });
+      await Promise.all(workers.map((w) => w.close()));
+      if (temporary) rmSync(journal, { recursive: true, force: true });
+    },
+  };
+}
+
+function reply(res: ServerResponse, answer: Exchange): void {
+  const headers = { ...answer.headers };
+  delete headers["transfer-encoding"];
+  delete headers.connection;
+  delete headers["keep-alive"];
+  headers["content-length"] = String(answer.body.length);
+  res.writeHead(answer.status, headers);
+  res.end(answer.body);
+}
+
+/** Every worker's /health: the fleet is "ok" when all answer, "degraded" when some do, 503 when none. */
+async function health(workers: readonly WorkerProcess[]): Promise<Exchange> {
+  const states = await Promise.all(
+    workers.map(async (w, k) => {
+      const answer = w.up
+        ? await exchange(w, { method: "GET", path: "/health", headers: {}, body: Buffer.alloc(0) }, 2000)
+        : null;
+      const body =
+        answer?.status === 200 ? (JSON.parse(answer.body.toString()) as { sessions: number }) : null;
+      return { worker: k, status: body ? "ok" : "down", sessions: body?.sessions ?? 0, restarts: w.restarts };
+    }),
+  );
+  const up = states.filter((s) => s.status === "ok").length;
+  const status = up === workers.length ? "ok" : up > 0 ? "degraded" : "down";
+  const body = {
+    status,
+    version: VERSION,
+    sessions: states.reduce((n, s) => n + s.sessions, 0),
+    workers: states,
+  };
+  return {
+    status: up > 0 ? 200 : 503,
+    headers: { "content-type": "application/json" },
+    body: Buffer.from(JSON.stringify(body)),
+  };
+}
+
+interface SessionListing {
+  sessions: unknown[];
+  max_sessions: number;
+  ttl_seconds: number;
+}
+
+/** `GET /v1/sessions` on every worker, with the client's credentials; one refusal is the answer. */
+async function listSessions(
+  workers: readonly WorkerProcess[],
+  out: OutgoingRequest,
+  hold?: number,
+): Promise<Exchange> {
+  const answers = await Promise.all(workers.map((w) => exchange(w, out, hold)));
+  const refused = answers.find((a) => a.status !== 200);
+  if (refused) return refused;
+  const lists = answers.map((a) => JSON.parse(a.body.toString()) as SessionListing);
+  const body = {
+    sessions: lists.flatMap((l) => l.sessions),
+    max_sessions: lists.reduce((n, l) => n + l.max_sessions, 0),
+    ttl_seconds: lists[0]!.ttl_seconds,
+  };
+  return {
+    status: 200,
+    headers: { "content-type": "application/json" },
+    body: Buffer.from(JSON.stringify(body)),
+  };
+}

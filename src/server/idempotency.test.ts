@@ -1,0 +1,133 @@
+/**
+ * Exactly once: REST writes on a session's site, tool calls and session openings carrying an
+ * Idempotency-Key are applied once; a retry with the same key and request gets the first answer again
+ * (byte for byte, marked Idempotent-Replayed), also on a server rebuilt from the journal after the first
+ * was abandoned (as after kill -9); the same key on another request is refused and changes nothing; calls
+ * without a key behave as before.
+ */
+import { mkdtempSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { createGymHandler } from "./start-gym-server.ts";
+
+type Handler = ReturnType<typeof createGymHandler>;
+
+async function send(handler: Handler, method: string, path: string, body?: unknown, key?: string) {
+  const headers: Record<string, string> = {};
+  if (body !== undefined) headers["content-type"] = "application/json";
+  if (key !== undefined) headers["idempotency-key"] = key;
+  const response = await handler.fetch(
+    new Request(`http://gym.test${path}`, {
+      method,
+      headers,
+      body: body === undefined ? undefined : JSON.stringify(body),
+    }),
+  );
+  return {
+    status: response.status,
+    text: await response.text(),
+    replayed: response.headers.get("idempotent-replayed"),
+  };
+}
+
+const comment = (text: string) => ({
+  body: { type: "doc", version: 1, content: [{ type: "paragraph", content: [{ type: "text", text }] }] },
+});
+
+async function openSession(handler: Handler, key?: string): Promise<string> {
+  const opened = await send(handler, "POST", "/v1/sessions", { task_id: "jira-transition-v1/eval/0" }, key);
+  expect(opened.status).toBe(200);
+  return JSON.parse(opened.text).session_id;
+}
+
+/** A transition of ENG-1 away from its status, as jira_transition_issue arguments. */
+async function transitionArgs(handler: Handler, sid: string) {
+  const listed = JSON.parse(
+    (await send(handler, "GET", `/s/${sid}/rest/api/3/issue/ENG-1/transitions`)).text,
+  );
+  return { arguments: { issueIdOrKey: "ENG-1", transition: { id: listed.transitions[0].id } } };
+}
+
+const writes = async (handler: Handler, sid: string) =>
+  JSON.parse((await send(handler, "GET", `/v1/sessions/${sid}/trace`)).text).calls.filter(
+    (c: { name: string }) => c.name === "jira_transition_issue",
+  ).length as number;
+
+const commentCount = async (handler: Handler, sid: string) =>
+  JSON.parse((await send(handler, "GET", `/s/${sid}/rest/api/3/issue/ENG-1/comment`)).text).total as number;
+
+describe("idempotency keys", () => {
+  it("applies a keyed REST write on a session's site once, and answers its retry with the first answer", async () => {
+    const handler = createGymHandler({ seed: 1 });
+    const sid = await openSession(handler);
+    const path = `/s/${sid}/rest/api/3/issue/ENG-1/comment`;
+    const before = await commentCount(handler, sid);
+    const first = await send(handler, "POST", path, comment("once"), "k-1");
+    expect(first.status).toBe(201);
+    expect(first.replayed).toBeNull();
+    const retry = await send(handler, "POST", path, comment("once"), "k-1");
+    expect(retry).toEqual({ ...first, replayed: "true" });
+    // v2 is a presentation: its answer is kept in v2's own shape.
+    const v2 = `/s/${sid}/rest/api/2/issue/ENG-1/comment`;
+    const firstV2 = await send(handler, "POST", v2, { body: "wiki *text*" }, "k-2");
+    expect((await send(handler, "POST", v2, { body: "wiki *text*" }, "k-2")).text).toBe(firstV2.text);
+    expect(await commentCount(handler, sid)).toBe(before + 2);
+    // The same key on another request: refused in the vendor's shape, nothing applied.
+    const reused = await send(handler, "POST", path, comment("different"), "k-1");
+    expect(reused.status).toBe(422);
+    expect(JSON.parse(reused.text).errorMessages[0]).toMatch(/already used for a different request/);
+    // Without a key, a write runs each time; a bad key is refused.
+    await send(handler, "POST", path, comment("again"));
+    await send(handler, "POST", path, comment("again"));
+    expect(await commentCount(handler, sid)).toBe(before + 4);
+    expect((await send(handler, "POST", path, comment("x"), "bad key with spaces")).status).toBe(400);
+    expect(await commentCount(handler, sid)).toBe(before + 4);
+    const trace = JSON.parse((await send(handler, "GET", `/v1/sessions/${sid}/trace`)).text);
+    expect(trace.calls.filter((c: { name: string }) => c.name.startsWith("POST"))).toHaveLength(4);
+  });
+
+  it("applies a keyed tool call and a keyed opening once", async () => {
+    const handler = createGymHandler({ seed: 1 });
+    const sid = await openSession(handler, "open-1");
+    expect(await openSession(handler, "open-1")).toBe(sid);
+    expect(handler.sessions.size).toBe(1);
+    const tool = `/v1/sessions/${sid}/tools/jira_transition_issue`;
+    const args = await transitionArgs(handler, sid);
+    const first = await send(handler, "POST", tool, args, "t-1");
+    expect(JSON.parse(first.text).ok).toBe(true);
+    const retry = await send(handler, "POST", tool, args, "t-1");
+    expect(retry.text).toBe(first.text);
+    const other = await send(handler, "POST", tool, { arguments: { issueIdOrKey: "ENG-2" } }, "t-1");
+    expect(other.status).toBe(422);
+    expect(JSON.parse(other.text).code).toBe("idempotency_key_reused");
+    expect(await writes(handler, sid)).toBe(1);
+    // Closing the session frees its opening key.
+    await send(handler, "DELETE", `/v1/sessions/${sid}`);
+    expect(await openSession(handler, "open-1")).not.toBe(sid);
+  });
+
+  it("keeps the first answers across a restart from the journal", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "atlas-idem-"));
+    const before = createGymHandler({ seed: 1, journal: dir });
+    const sid = await openSession(before, "open-r");
+    const path = `/s/${sid}/rest/api/3/issue/ENG-1/comment`;
+    const first = await send(before, "POST", path, comment("survives"), "r-1");
+    const tool = `/v1/sessions/${sid}/tools/jira_transition_issue`;
+    const args = await transitionArgs(before, sid);
+    const firstTool = await send(before, "POST", tool, args, "r-2");
+    expect(JSON.parse(firstTool.text).ok).toBe(true);
+    const count = await commentCount(before, sid);
+    before.journal?.close(); // the first server is abandoned here, as after kill -9
+
+    const after = createGymHandler({ seed: 1, journal: dir });
+    expect(after.restored?.restored).toEqual([sid]);
+    expect(await openSession(after, "open-r")).toBe(sid);
+    const retry = await send(after, "POST", path, comment("survives"), "r-1");
+    expect(retry).toEqual({ ...first, replayed: "true" });
+    expect((await send(after, "POST", tool, args, "r-2")).text).toBe(firstTool.text);
+    expect(await writes(after, sid)).toBe(1);
+    expect(await commentCount(after, sid)).toBe(count);
+    after.journal?.close();
+  });
+});

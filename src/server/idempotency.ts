@@ -1,0 +1,88 @@
+/**
+ * Idempotency keys (`Idempotency-Key: <any string up to 255 characters>`) on the writes of an env-server
+ * session: REST writes on its site (`/s/<session id>/...`), tool calls and opening a session. The first
+ * request with a key runs and its answer is kept (and journaled, so a restarted server still knows it);
+ * a retry with the same key and the same request gets that answer again without applying anything, marked
+ * `Idempotent-Replayed: true`; the same key on a different request is refused (422) and changes nothing.
+ * Requests without a key behave as before. Keys are scoped to their session (opening keys to the server).
+ */
+import { createHash } from "node:crypto";
+import { EnvRequestError } from "./errors.ts";
+
+export const IDEMPOTENCY_HEADER = "idempotency-key";
+export const REPLAYED_HEADER = "idempotent-replayed";
+
+/** A key and the fingerprint of the request that carries it. */
+export interface KeyedRequest {
+  key: string;
+  fingerprint: string;
+}
+
+/** An HTTP answer as kept for a retry (body as sent, null for none). */
+export interface KeptReply {
+  status: number;
+  headers: Record<string, string>;
+  body: string | null;
+}
+
+/** The key a request carries, or null; an unusable key is a 400 (never silently ignored). */
+export function keyOf(headers: Headers): string | null {
+  const key = headers.get(IDEMPOTENCY_HEADER);
+  if (key === null) return null;
+  if (key.length === 0 || key.length > 255 || !/^[\x21-\x7e]+$/.test(key))
+    throw new EnvRequestError(
+      400,
+      "invalid_idempotency_key",
+      "Idempotency-Key must be 1 to 255 visible ASCII characters.",
+    );
+  return key;
+}
+
+/** A short digest of what a request asks for: the same key must come with the same request. */
+export function fingerprint(...parts: unknown[]): string {
+  return createHash("sha256").update(JSON.stringify(parts)).digest("base64url").slice(0, 22);
+}
+
+/** Thrown when a key comes back with a different request. */
+export class IdempotencyConflictError extends EnvRequestError {
+  override name = "IdempotencyConflictError";
+  constructor(key: string) {
+    super(
+      422,
+      "idempotency_key_reused",
+      `Idempotency-Key ${key} was already used for a different request: send a new key for a new request.`,
+    );
+  }
+}
+
+/** The answers kept by key in one scope (a session, or the server for openings). */
+export class KeptAnswers<T> {
+  private readonly kept = new Map<string, { fingerprint: string; answer: T }>();
+
+  /** The answer kept for this keyed request; throws IdempotencyConflictError for a reused key. */
+  find({ key, fingerprint }: KeyedRequest): T | undefined {
+    const entry = this.kept.get(key);
+    if (entry && entry.fingerprint !== fingerprint) throw new IdempotencyConflictError(key);
+    return entry?.answer;
+  }
+
+  keep({ key, fingerprint }: KeyedRequest, answer: T): void {
+    this.kept.set(key, { fingerprint, answer });
+  }
+
+  forget(key: string): void {
+    this.kept.delete(key);
+  }
+
+  get size(): number {
+    return this.kept.size;
+  }
+}
+
+/** The Response of a kept REST answer, marked as replayed. */
+export function replayed(reply: KeptReply): Response {
+  return new Response(reply.body, {
+    status: reply.status,
+    headers: { ...reply.headers, [REPLAYED_HEADER]: "true" },
+  });
+}
