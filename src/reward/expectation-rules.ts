@@ -34,12 +34,12 @@ export function checkExpectation(x: Expectation, where: string): Expectation {
   const fail = (why: string): never => {
     throw new ExpectationError(`${where}: ${why}`);
   };
-  const { fields, validate, verify } = x.points;
+  const { fields, validate, verify, decline = 0 } = x.points;
   for (const [k, v] of Object.entries(x.points))
     if (!(Number.isFinite(v) && v >= 0)) fail(`points.${k} must be a non-negative number, got ${v}`);
-  if (Math.abs(fields + validate + verify - 1) > EPS)
+  if (Math.abs(fields + validate + verify + decline - 1) > EPS)
     fail(
-      `points must sum to exactly 1, got ${fields} + ${validate} + ${verify} = ${fields + validate + verify}`,
+      `points must sum to exactly 1, got ${fields} + ${validate} + ${verify} + ${decline} = ${fields + validate + verify + decline}`,
     );
   if (!Number.isInteger(x.budget) || x.budget < 1) fail(`budget must be a positive integer, got ${x.budget}`);
   const refs = x.entities.map((e) => e.ref);

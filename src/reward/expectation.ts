@@ -49,7 +49,17 @@ export type ExpectedValue =
   /** An unordered collection of strings equal to exactly this set. */
   | { set: string[] }
   /** Rich text with this block structure, compared over the parsed document whatever its representation. */
-  | { blocks: ExpectedBlocks };
+  | { blocks: ExpectedBlocks }
+  /** Workflows: a field of a record an earlier step creates, resolved from the end state (src/reward/bindings.ts). */
+  | BoundValue;
+
+/**
+ * `<binding>.<field>` (`step1.issue.id`, `step1.issue.key`): the field of the created record matched to the
+ * create that declares `as: <binding>`. Resolved before judging; a binding with no record matches nothing.
+ */
+export interface BoundValue {
+  bound: string;
+}
 
 interface EntityBase {
   /** Short name for explanations and traces ("the new sub-task", "ENG-12"). */
@@ -68,6 +78,8 @@ export interface ExpectedCreate extends EntityBase {
   fields: Record<string, ExpectedValue>;
   /** How many such records (default 1); matched to created records by best fit. */
   count?: number;
+  /** Workflows: later steps refer to the matched record as `<as>.<field>` (e.g. `step1.issue`). */
+  as?: string;
 }
 
 /** The record `id` of `table` ends with these field values; its other fields are unchanged. */
@@ -89,6 +101,23 @@ export type EntityExpectation = ExpectedCreate | ExpectedUpdate | ExpectedDelete
 export interface EntityRef {
   table: TableName;
   id: string;
+  /** Workflows: the record is the one bound to this name (`step1.issue`); `id` is resolved from it. */
+  bound?: string;
+}
+
+/**
+ * One step of a workflow's composed expectation (src/reward/compose-expectation.ts): the R1 keys and the
+ * records it validates, its share of the R2 points, and, for a step that cannot be done, why.
+ */
+export interface ExpectationStep {
+  /** The step family's scenario id. */
+  scenario: string;
+  /** Its `<ref>.<field>` R1 keys (empty for a step that must be declined). */
+  keys: string[];
+  validate: EntityRef[];
+  points: { validate: number; verify: number; decline: number };
+  /** The step cannot be done: the final answer must decline it (after a read of a `validate` record). */
+  refuse?: string;
 }
 
 export interface Expectation {
@@ -117,6 +146,8 @@ export interface Expectation {
    * How the points split: `fields` over every requested field of every entity (`weights` by
    * `<ref>.<field>` key, equal otherwise), `validate` and `verify` for R2. They sum to exactly 1.
    */
-  points: { fields: number; validate: number; verify: number };
+  points: { fields: number; validate: number; verify: number; decline?: number };
   weights?: Record<string, number>;
+  /** Workflows: the steps, in order; R2 and the score's progress are judged per step. */
+  steps?: ExpectationStep[];
 }

@@ -1,22 +1,20 @@
 /**
- * Per-step progress of a workflow episode (a task composed of several families' steps): which steps'
- * parts of the composed expectation hold at the end, and the share that do. Carried on the Score as
- * `progress` (absent on single-family tasks) and stored in episodes.jsonl as `score.progress`.
+ * Per-step progress of a workflow episode (the contract with src/eval): which steps' parts of the
+ * composed expectation hold at the end, and the first failure kind of each step that does not.
  */
 
-/** One step of a workflow and whether its part of the expectation holds at the end. */
 export interface StepProgress {
-  /** 1-based position of the step in the workflow. */
+  /** 1-based. */
   step: number;
-  /** The scenario id of the step's family. */
+  /** The step family's scenario id. */
   scenario: string;
   holds: boolean;
-  /** The first failure kind of the step when it does not hold (a finding kind or violation code); null when it holds. */
+  /** The first failure kind when the step does not hold (a verdict finding kind or a violation code); null when it holds. */
   failure: string | null;
 }
 
-/** Every step's progress, in order, and `rate` = holding steps / steps, in [0, 1]. */
 export interface Progress {
   steps: StepProgress[];
+  /** Holding steps / steps, in [0, 1]. */
   rate: number;
 }

@@ -6,13 +6,16 @@
  */
 import { diff, type RecordChange } from "../sandbox/diff.ts";
 import type { Site } from "../sandbox/site.ts";
+import { resolveBindings } from "./bindings.ts";
 import { callViolation, type RejectedCall } from "./call-errors.ts";
 import { judgeDecline } from "./decline.ts";
 import { type CallEffect, repeatedWrites, revertedMutations, setterOf, wastedWrites } from "./effects.ts";
 import type { Expectation } from "./expectation.ts";
 import { fieldPoints } from "./expectation-rules.ts";
 import { PENALTIES, type ViolationCode } from "./penalties.ts";
+import type { Progress } from "./progress.ts";
 import { type Identity, identities, isDecisiveSearch, readIsAbout } from "./reads.ts";
+import { scoreSteps } from "./step-score.ts";
 import { judgeState } from "./verdict.ts";
 
 export type { ViolationCode } from "./penalties.ts";
@@ -51,6 +54,8 @@ export interface Score {
   components: Component[];
   violations: Violation[];
   explanation: string;
+  /** Workflow tasks: which steps hold at the end (src/reward/progress.ts). */
+  progress?: Progress;
 }
 
 export interface ScoreInput {
@@ -68,10 +73,13 @@ export interface ScoreInput {
   mode?: RewardMode;
 }
 
-export function score(input: ScoreInput): Score {
+export function score(declared: ScoreInput): Score {
+  const net = diff(declared.initial, declared.final);
+  // Workflows: bindings name records of the end state; everything below judges the resolved expectation.
+  const { expectation: bound, resolved } = resolveBindings(declared.expectation, net);
+  const input = { ...declared, expectation: bound };
   const { expectation: x, calls, initial, final, knownTools, mode = "paper" } = input;
   const counted = calls.slice(0, x.budget);
-  const net = diff(initial, final);
   const effects: CallEffect[] = counted.flatMap((c, index) =>
     c.ok && c.effect === "write" ? [{ index, changes: c.changes ?? [] }] : [],
   );
@@ -82,12 +90,27 @@ export function score(input: ScoreInput): Score {
   const verdict = judgeState(x, net, input.reference);
   const answered = (input.finalMessage ?? "").trim() !== "";
 
-  const reads = r2(
-    input,
-    counted,
-    effects,
-    verdict.fields.flatMap((f) => (f.recordId ? [{ table: f.table, id: f.recordId }] : [])),
-  );
+  const steps = x.steps
+    ? scoreSteps({
+        declared: declared.expectation,
+        expectation: x,
+        resolved,
+        verdict,
+        calls: counted,
+        effects,
+        initial,
+        final,
+        answered,
+      })
+    : undefined;
+  const reads = steps
+    ? { components: steps.components, validated: true }
+    : r2(
+        input,
+        counted,
+        effects,
+        verdict.fields.flatMap((f) => (f.recordId ? [{ table: f.table, id: f.recordId }] : [])),
+      );
   // A refusal is earned by looking, and by an answer that declines naming what is missing.
   const answer = judgeDecline(input.finalMessage, x.refuseNames ?? []);
   const declined =
@@ -153,7 +176,10 @@ export function score(input: ScoreInput): Score {
   const reverts = revertedMutations(x, effects, net);
   for (const r of reverts) add("reverted_mutation", `Made and reverted: ${r.message}.`);
 
-  const passed = x.refuse !== undefined ? declined : verdict.passed && reverts.length === 0;
+  if (steps && !steps.declined && !answered)
+    add("no_final_answer", "A step cannot be done and must be declined in a final answer; there was none.");
+  const passed =
+    x.refuse !== undefined ? declined : verdict.passed && reverts.length === 0 && (steps?.declined ?? true);
   const gained = components.reduce((sum, c) => sum + c.points, 0);
   const lost = violations.reduce((sum, v) => sum + v.penalty, 0);
   const paperReward = round(Math.min(1, Math.max(0, gained - lost)));
@@ -168,7 +194,7 @@ export function score(input: ScoreInput): Score {
           ? paperReward
           : Math.min(paperReward, 0.5);
   const result = { reward, mode, paperReward, passed, components, violations };
-  return { ...result, explanation: explain(result) };
+  return { ...result, explanation: explain(result), ...(steps ? { progress: steps.progress } : {}) };
 }
 
 const VALIDATE = "validate before mutating";

@@ -117,7 +117,7 @@ export function judgeState(
 }
 
 /** Created records matched to create expectations, best fit first, each record claimed once. */
-function claimCreates(
+export function claimCreates(
   expectation: Expectation,
   changes: readonly RecordChange[],
 ): Map<EntityExpectation, RecordChange[]> {

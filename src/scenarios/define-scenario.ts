@@ -21,9 +21,25 @@ export type Split = "eval" | "train";
 
 /**
  * 1: the paper's task; 2: harder (look-alikes, lookups by description, namesakes); 3: multi-hop lookups,
- * pagination, distractors, and tasks that must be refused when they cannot be done.
+ * pagination, distractors, and tasks that must be refused when they cannot be done. 4–6 are workflow
+ * levels (src/scenarios/workflows): 4 lists the steps, 5 states the goal, 6 adds a step that cannot be
+ * done (declined in the final answer) and distractors across both products.
  */
-export type Level = 1 | 2 | 3;
+export type Level = 1 | 2 | 3 | 4 | 5 | 6;
+
+/** What a workflow step can hand on to a later one: a record an earlier step created. */
+export type BoundKind = "issue" | "page";
+
+/**
+ * A workflow step's target that an earlier step creates (src/scenarios/workflows): the record, as the
+ * earlier steps' references leave it on the generation site, and how the prompt names it ("the new
+ * issue"), never by its key, which the agent's own create decides.
+ */
+export interface BoundTarget {
+  kind: BoundKind;
+  id: string;
+  describe: string;
+}
 
 export interface GenerateContext {
   /** The task's site, freshly built from its seed; the generator may add records to it (distractors). */
@@ -33,12 +49,25 @@ export interface GenerateContext {
   split: Split;
   /** The task's index in its split (a generator may cycle variants by it, e.g. within a level). */
   index: number;
+  /** Workflow steps only: the target is this record an earlier step creates (see `step.consumes`). */
+  bound?: BoundTarget;
 }
 
 /** What a generator returns: the user prompt and the values the reward checks against. */
 export interface GeneratedTask<E> {
   prompt: string;
   expected: E;
+  /** Workflow tasks: the scenario id of each step's family, in order (Task.steps). */
+  steps?: string[];
+}
+
+/**
+ * How a family serves as a workflow step (src/scenarios/workflows): the kind of record its task creates
+ * (which later steps may target), and the kinds of target its generator accepts as `ctx.bound`.
+ */
+export interface StepHook {
+  produces?: { kind: BoundKind; table: "issues" | "pages" };
+  consumes?: readonly BoundKind[];
 }
 
 /**
@@ -87,6 +116,8 @@ export interface ScenarioSpec<E> {
    * covers it; a test checks they exist exactly for the sets whose tools can run what it needs.
    */
   aliasSolutions?: AliasSolutions<E>;
+  /** Present when the family can be a workflow step. */
+  step?: StepHook;
 }
 
 export interface Scenario<E = unknown> extends ScenarioSpec<E> {}
@@ -102,6 +133,8 @@ export interface Task<E = unknown> {
   seed: number;
   prompt: string;
   expected: E;
+  /** Workflow tasks only: the scenario id of each step's family, in order (horizon = steps.length). */
+  steps?: string[];
 }
 
 export function defineScenario<E>(spec: ScenarioSpec<E>): Scenario<E> {

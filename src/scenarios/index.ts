@@ -5,40 +5,10 @@
  * eval / compare report their mean apart from the in-family mean.
  */
 import { ScenarioNotFoundError, UsageError } from "../errors.ts";
-import confluenceLabelCleanup from "./confluence-label-cleanup/scenario.ts";
-import confluencePageCreate from "./confluence-page-create/scenario.ts";
-import confluencePageLabel from "./confluence-page-label/scenario.ts";
-import confluencePageTree from "./confluence-page-tree/scenario.ts";
-import confluencePageUpdate from "./confluence-page-update/scenario.ts";
-import crossProductPageLink from "./cross-product-page-link/scenario.ts";
-import crossProductStatusReport from "./cross-product-status-report/scenario.ts";
 import type { Scenario } from "./define-scenario.ts";
-import jiraAssign from "./jira-assign/scenario.ts";
-import jiraBulkTransition from "./jira-bulk-transition/scenario.ts";
-import jiraComment from "./jira-comment/scenario.ts";
-import jiraCreateIssue from "./jira-create-issue/scenario.ts";
-import jiraEditFields from "./jira-edit-fields/scenario.ts";
-import jiraLinkIssues from "./jira-link-issues/scenario.ts";
-import jiraSubtaskCreate from "./jira-subtask-create/scenario.ts";
-import jiraTransition from "./jira-transition/scenario.ts";
+import { FAMILIES } from "./families.ts";
 
-export const SCENARIOS: readonly Scenario[] = [
-  jiraTransition,
-  jiraSubtaskCreate,
-  confluencePageCreate,
-  confluencePageLabel,
-  crossProductPageLink,
-  confluencePageUpdate,
-  confluencePageTree,
-  confluenceLabelCleanup,
-  crossProductStatusReport,
-  jiraAssign,
-  jiraComment,
-  jiraLinkIssues,
-  jiraEditFields,
-  jiraBulkTransition,
-  jiraCreateIssue,
-];
+export const SCENARIOS: readonly Scenario[] = [...FAMILIES];
 
 export function findScenario(id: string): Scenario {
   const scenario = SCENARIOS.find((s) => s.id === id);

@@ -43,7 +43,7 @@ export function generateTask<E>(
   const level = levelFor(split, index, scenario.levels);
   const site = createSite({ seed });
   const random = createRandom(`${scenario.id}:${split}:${index}:${seed}`);
-  const { prompt, expected } = scenario.generate({ site, random, level, split, index });
+  const { prompt, expected, steps } = scenario.generate({ site, random, level, split, index });
   return {
     task: {
       id: `${scenario.id}/${split}/${index}`,
@@ -54,6 +54,7 @@ export function generateTask<E>(
       seed,
       prompt,
       expected,
+      ...(steps ? { steps } : {}),
     },
     site,
   };

@@ -62,8 +62,8 @@ export default defineScenario<PageCreateExpected>({
     "confluence_get_child_pages",
     "confluence_create_page",
   ],
-  generate({ site, random, level, split }) {
-    const parent = random.pick(parentCandidates(site));
+  generate({ site, random, level, split, bound }) {
+    const parent = bound ? site.get("pages", bound.id)! : random.pick(parentCandidates(site));
     const space = site.get("spaces", parent.spaceId)!;
     const title = random.pick(pageTitles(split));
     const body = random.pick(pageBodies(split));
@@ -137,6 +137,7 @@ export default defineScenario<PageCreateExpected>({
     return `Created "${e.title}" (page ${id}) under "${e.parentTitle}" in ${space.key}.`;
   },
   aliasSolutions,
+  step: { produces: { kind: "page", table: "pages" }, consumes: ["page"] },
 });
 
 const firstWord = (title: string) => title.split(" ")[0]!.toLowerCase();

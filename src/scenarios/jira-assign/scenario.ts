@@ -65,12 +65,17 @@ export default defineScenario<AssignExpected>({
     "Assign a Jira issue (by key, summary or current assignee) to a person named in the prompt, or unassign it; refuse when the person does not exist.",
   tools: ["jira_get_issue", "jira_search_issues", "jira_find_users", "jira_assign_issue"],
   levels: [1, 2, 3],
-  generate({ site, random, level, split, index }) {
+  generate({ site, random, level, split, index, bound }) {
     const variant: Variant =
       level < 3 ? "assign" : variantFor(split, index, ["assign", "unassign", "refuse"] as const);
-    const kind: IssueRefKind =
-      level === 3 ? (variant === "refuse" ? "summary" : "assignee") : keyOrSummary(level, random);
-    const issue = random.pick(issuesForLevel(site, level));
+    const kind: IssueRefKind = bound
+      ? "key"
+      : level === 3
+        ? variant === "refuse"
+          ? "summary"
+          : "assignee"
+        : keyOrSummary(level, random);
+    const issue = bound ? site.get("issues", bound.id)! : random.pick(issuesForLevel(site, level));
     const exclude = [issue.assigneeId ?? ""];
     const candidates = people(site, { namesakes: level >= 2 || random.next() < 0.5, exclude });
     const person: JiraUser | null = variant === "assign" ? random.pick(candidates) : null;
@@ -80,7 +85,7 @@ export default defineScenario<AssignExpected>({
         : variant === "refuse"
           ? random.pick(absentPeople(split))
           : null;
-    const ref = describeIssue(site, issue, kind);
+    const ref = bound?.describe ?? describeIssue(site, issue, kind);
     const prompt =
       variant === "unassign"
         ? paraphrase(random, UNASSIGN, { issue: ref })
@@ -144,4 +149,5 @@ export default defineScenario<AssignExpected>({
       : `${key} is now assigned to ${e.assigneeName}.`;
   },
   aliasSolutions,
+  step: { consumes: ["issue"] },
 });

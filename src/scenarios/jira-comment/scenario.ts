@@ -68,7 +68,7 @@ export default defineScenario<CommentExpected>({
     "Add a comment with given text to a Jira issue found by key, summary or assignee, optionally @-mentioning a person; refuse when no issue matches.",
   tools: ["jira_get_issue", "jira_search_issues", "jira_find_users", "jira_get_comments", "jira_add_comment"],
   levels: [1, 2, 3],
-  generate({ site, random, level, split, index }) {
+  generate({ site, random, level, split, index, bound }) {
     const variant: Variant =
       level === 1
         ? "plain"
@@ -79,7 +79,7 @@ export default defineScenario<CommentExpected>({
           );
     const text = random.pick(commentTexts(split));
     const mention = variant === "mention" ? random.pick(people(site, { namesakes: true })) : null;
-    const kind: IssueRefKind = level === 3 ? "assignee" : keyOrSummary(level, random);
+    const kind: IssueRefKind = bound ? "key" : level === 3 ? "assignee" : keyOrSummary(level, random);
     let clue: IssueClue;
     let issueId: string | null = null;
     let ref: string;
@@ -90,10 +90,10 @@ export default defineScenario<CommentExpected>({
       absentAssigneeId = person.accountId;
       ref = `the ${projectName} issue currently assigned to ${person.displayName}`;
     } else {
-      const issue = random.pick(issuesForLevel(site, level));
+      const issue = bound ? site.get("issues", bound.id)! : random.pick(issuesForLevel(site, level));
       issueId = issue.id;
       clue = issueClue(site, issue, kind);
-      ref = describeIssue(site, issue, kind);
+      ref = bound?.describe ?? describeIssue(site, issue, kind);
     }
     const prompt = mention
       ? paraphrase(random, MENTION, { issue: ref, person: mention.displayName, text })
@@ -162,6 +162,7 @@ export default defineScenario<CommentExpected>({
     return `Commented on ${key}.`;
   },
   aliasSolutions,
+  step: { consumes: ["issue"] },
 });
 
 /** A project and an active person with no issue in it but some elsewhere (for a refusal). */

@@ -188,6 +188,7 @@ export default defineScenario<CreateExpected>({
     return `Created ${newKey}.`;
   },
   aliasSolutions,
+  step: { produces: { kind: "issue", table: "issues" } },
 });
 
 /** Level 2 distractor: an issue with the requested summary already exists in another project. */

@@ -80,14 +80,17 @@ export default defineScenario<LinkExpected>({
     "jira_link_issues",
   ],
   levels: [1, 2, 3],
-  generate({ site, random, level, split, index }) {
+  generate({ site, random, level, split, index, bound }) {
     const refuse = refusesAtLevel3(level, split, index);
     const firstKind: IssueRefKind = level === 1 ? "key" : level === 2 ? "summary" : "assignee";
-    const first = random.pick(issuesForLevel(site, level));
+    const first = bound ? site.get("issues", bound.id)! : random.pick(issuesForLevel(site, level));
     const second = random.pick(unlinked(site, first));
     const secondKind: IssueRefKind = level === 3 && random.next() < 0.5 ? "summary" : "key";
     const clue = (issue: Issue, kind: IssueRefKind) => ({ id: issue.id, ...issueClue(site, issue, kind) });
-    const values = { a: describeIssue(site, first, firstKind), b: describeIssue(site, second, secondKind) };
+    const values = {
+      a: bound?.describe ?? describeIssue(site, first, firstKind),
+      b: describeIssue(site, second, secondKind),
+    };
     const calls = lookupCalls(firstKind) + lookupCalls(secondKind);
     const base = { first: clue(first, firstKind), second: clue(second, secondKind) };
     if (refuse) {
@@ -175,6 +178,7 @@ export default defineScenario<LinkExpected>({
     return `Linked: ${a} ${e.verb} ${b}.`;
   },
   aliasSolutions,
+  step: { consumes: ["issue"] },
 });
 
 /** Top-level issues other than `issue` with no link to it yet. */

@@ -67,8 +67,8 @@ export default defineScenario<SubtaskExpected>({
     "jira_find_users",
     "jira_create_issue",
   ],
-  generate({ site, random, level, split }) {
-    const parent = pickParent(site, random, level);
+  generate({ site, random, level, split, bound }) {
+    const parent = bound ? site.get("issues", bound.id)! : pickParent(site, random, level);
     const project = site.get("projects", parent.projectId)!;
     if (level === 2) addTwin(site, random, parent);
     const type = projectIssueTypes(site, project.id).find((t) => t.subtask)!;
@@ -76,7 +76,9 @@ export default defineScenario<SubtaskExpected>({
     const priority = random.pick(PRIORITIES.filter((p) => p.id !== DEFAULT_PRIORITY_ID));
     const summary = random.pick(subtaskSummaries(split));
     const byKey = level === 1;
-    const ref = byKey ? parent.key : `the issue "${parent.summary}" in the ${project.name} project`;
+    const ref =
+      bound?.describe ??
+      (byKey ? parent.key : `the issue "${parent.summary}" in the ${project.name} project`);
     const values = { parent: ref, summary, assignee: assignee.displayName, priority: priority.name };
     return {
       prompt: paraphrase(random.derive("prompt"), PROMPTS, values),
@@ -170,6 +172,7 @@ export default defineScenario<SubtaskExpected>({
     return `Created ${key} under ${parentKey}: "${e.summary}", assigned to ${e.assigneeName}, priority ${e.priorityName}.`;
   },
   aliasSolutions,
+  step: { produces: { kind: "issue", table: "issues" }, consumes: ["issue"] },
 });
 
 const prefix = (s: string) => s.split(" ").slice(0, 2).join(" ");

@@ -58,14 +58,15 @@ export default defineScenario<TransitionExpected>({
   id: "jira-transition-v1",
   description: "Move a Jira issue to a named status, with a resolution when it goes to Done.",
   tools: ["jira_get_issue", "jira_search_issues", "jira_get_transitions", "jira_transition_issue"],
-  generate({ site, random, level }) {
-    const issue = pickIssue(site, random, level);
+  generate({ site, random, level, bound }) {
+    const issue = bound ? site.get("issues", bound.id)! : pickIssue(site, random, level);
     const path = pickPath(random, issue.statusId, level);
     const target = statusById(TRANSITIONS.find((t) => t.id === path.at(-1))!.to)!.name;
     const resolution = target === "Done" && random.next() < 0.6 ? random.pick(RESOLUTIONS).name : null;
     const project = site.get("projects", issue.projectId)!;
-    const byKey = level === 1 && random.next() < 0.65;
-    const ref = byKey ? issue.key : `the issue "${issue.summary}" in the ${project.name} project`;
+    const byKey = bound !== undefined || (level === 1 && random.next() < 0.65);
+    const ref =
+      bound?.describe ?? (byKey ? issue.key : `the issue "${issue.summary}" in the ${project.name} project`);
     let prompt = paraphrase(random, PROMPTS, { ref, status: target });
     if (resolution) prompt += paraphrase(random, RESOLUTION_PROMPTS, { resolution });
     return {
@@ -129,6 +130,7 @@ export default defineScenario<TransitionExpected>({
     return `${key} is now ${e.targetStatus}.`;
   },
   aliasSolutions,
+  step: { consumes: ["issue"] },
 });
 
 /** Level 1: any issue; level 2: an issue whose summary has a look-alike in its project. */
