@@ -8,7 +8,7 @@
 import type { AdfNode } from "../sandbox/adf/types.ts";
 import { parseXhtml, type XNode } from "../sandbox/adf/xhtml.ts";
 import type { ExpectedBlock, ExpectedBlocks } from "./expectation.ts";
-import { adfTables, nodesText, type RichTable, sameRows, storageTable } from "./rich-table.ts";
+import { adfTables, nodesText, type RichTable, readRichText, sameRows, storageTable } from "./rich-table.ts";
 import { adfText, normalizeText } from "./visible-text.ts";
 
 export type Block =
@@ -19,17 +19,7 @@ export type Block =
 
 /** The top-level blocks of a rich-text value; null when it is not a document (unparseable storage). */
 export function blocksOf(value: unknown): Block[] | null {
-  if (!value || typeof value !== "object") return null;
-  const body = value as { representation?: unknown; value?: unknown };
-  if (body.representation === "storage" && typeof body.value === "string") return storageBlocks(body.value);
-  if (typeof body.representation === "string" && typeof body.value === "string") {
-    try {
-      return adfBlocks(JSON.parse(body.value) as AdfNode);
-    } catch {
-      return null;
-    }
-  }
-  return adfBlocks(value as AdfNode);
+  return readRichText<Block[] | null>(value, storageBlocks, adfBlocks, null);
 }
 
 function storageBlocks(value: string): Block[] | null {

@@ -12,18 +12,32 @@ export interface RichTable {
   rows: string[][];
 }
 
-export function tablesOf(value: unknown): RichTable[] {
-  if (!value || typeof value !== "object") return [];
+/**
+ * Reads a rich-text value by its representation: a `{representation: "storage", value}` body with
+ * `storage`, any other `{representation, value}` body (atlas_doc_format) and a bare ADF document with
+ * `adf`; `none` when it is no object or its ADF JSON does not parse.
+ */
+export function readRichText<T>(
+  value: unknown,
+  storage: (xhtml: string) => T,
+  adf: (doc: AdfNode) => T,
+  none: T,
+): T {
+  if (!value || typeof value !== "object") return none;
   const body = value as { representation?: unknown; value?: unknown };
-  if (body.representation === "storage" && typeof body.value === "string") return storageTables(body.value);
+  if (body.representation === "storage" && typeof body.value === "string") return storage(body.value);
   if (typeof body.representation === "string" && typeof body.value === "string") {
     try {
-      return adfTables(JSON.parse(body.value) as AdfNode);
+      return adf(JSON.parse(body.value) as AdfNode);
     } catch {
-      return [];
+      return none;
     }
   }
-  return adfTables(value as AdfNode);
+  return adf(value as AdfNode);
+}
+
+export function tablesOf(value: unknown): RichTable[] {
+  return readRichText(value, storageTables, adfTables, []);
 }
 
 function storageTables(value: string): RichTable[] {
