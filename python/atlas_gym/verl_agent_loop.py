@@ -12,7 +12,8 @@ model (its error text, as in evaluation and TRL).
 
 verl builds this class for every trajectory, on the AgentLoopWorkers, from the agent-loop config file that
 the export writes (`actor_rollout_ref.rollout.agent.agent_loop_config_path`); its keys (`env_url`: one URL
-or several comma-separated env servers taken in turn, `reward_mode`, `token`) arrive as keyword arguments. The token may also come from ATLAS_GYM_TOKEN (set it in Ray's runtime_env).
+(a single server or a fleet, `serve --workers N`), or several env servers as a list or comma-separated,
+taken in turn, `reward_mode`, `token`) arrive as keyword arguments. The token may also come from ATLAS_GYM_TOKEN (set it in Ray's runtime_env).
 """
 
 from __future__ import annotations
@@ -28,7 +29,7 @@ from verl.experimental.agent_loop.agent_loop import AgentLoopBase, AgentLoopMetr
 from verl.experimental.agent_loop.tool_parser import FunctionCall, ToolParser
 from verl.tools.schemas import OpenAIFunctionToolSchema
 
-from .client import EnvClient, EnvServerError, Session, SessionNotFoundError
+from .client import EnvClient, EnvServerError, Session, SessionNotFoundError, env_urls
 
 logger = logging.getLogger(__name__)
 
@@ -43,7 +44,7 @@ class AtlasEnvAgentLoop(AgentLoopBase):
     def __init__(
         self,
         *args: Any,
-        env_url: str,
+        env_url: str | list[str],
         reward_mode: str | None = None,
         token: str | None = None,
         client: EnvClient | None = None,
@@ -51,8 +52,8 @@ class AtlasEnvAgentLoop(AgentLoopBase):
     ):
         kwargs.pop("tools", None)  # verl's own tool list: the tools come from the session instead
         super().__init__(*args, **kwargs)
-        # Several env servers (comma-separated URLs) share the load: trajectories take them in turn.
-        urls = [u.strip() for u in env_url.split(",") if u.strip()]
+        # Several env servers (a list, or comma-separated URLs) share the load: trajectories take them in turn.
+        urls = env_urls(list(env_url) if not isinstance(env_url, str) else env_url)
         url = urls[next(_TURNS) % len(urls)]
         self.client = client or EnvClient(url, token=token or os.environ.get("ATLAS_GYM_TOKEN"))
         self.reward_mode = reward_mode
