@@ -10,6 +10,8 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterEach, describe, expect, it } from "vitest";
+import { startFleet } from "../server/fleet/start-fleet.ts";
+import { freePort } from "../server/fleet/worker-process.ts";
 import { launchTraining } from "./launch.ts";
 
 const BIN = fileURLToPath(new URL("../../bin/atlas-gym", import.meta.url));
@@ -159,5 +161,45 @@ describe("atlas-gym train", () => {
     await expect(
       launchTraining({ configPath: config, python: join(dir, "no-such-python"), log: () => {} }),
     ).rejects.toThrow(/'.*no-such-python' not found\. Create the Python environment/);
+  });
+});
+
+describe("atlas-gym train --server", () => {
+  it("trains against a running fleet (serve --workers 2) and leaves it running", async () => {
+    const fleet = await startFleet({ workers: 2, port: 0, output: "ignore" });
+    try {
+      const child = spawn(BIN, ["train", "--config", config, "--python", FAKE, "--server", `${fleet.url}/`], {
+        stdio: ["ignore", "pipe", "pipe"],
+        env: { ...process.env, FAKE_MODE: "exit3" },
+      });
+      children.push(child);
+      let out = "";
+      let err = "";
+      child.stdout!.on("data", (d: Buffer) => (out += d));
+      child.stderr!.on("data", (d: Buffer) => (err += d));
+      const [code] = await once(child, "exit");
+      expect(code).toBe(3);
+      const [, url, , health, opened] = out.trim().split(/\s+/);
+      expect([url, health, opened]).toEqual([fleet.url, "ok", "200"]);
+      expect(err).toMatch(/exited with code 3; env servers left running \(1 sessions were still open\)/);
+      const after = (await (await fetch(`${fleet.url}/health`)).json()) as { sessions: number };
+      expect(after.sessions).toBe(1);
+    } finally {
+      await fleet.close();
+    }
+  }, 60_000);
+
+  it("names a server that is down and starts nothing", async () => {
+    const down = `http://127.0.0.1:${await freePort()}`;
+    const marker = join(dir, "started-down");
+    await expect(
+      launchTraining({ configPath: config, python: `touch ${marker}`, server: `${down}`, log: () => {} }),
+    ).rejects.toThrow(
+      new RegExp(`1 of 1 env servers given with --server do not answer /health.*${down} \\(`),
+    );
+    await expect(
+      launchTraining({ configPath: config, python: `touch ${marker}`, server: "ftp://x", log: () => {} }),
+    ).rejects.toThrow(/--server URLs must look like http:\/\/10\.0\.0\.5:4010, got "ftp:\/\/x"/);
+    expect(existsSync(marker)).toBe(false);
   });
 });
