@@ -29,13 +29,14 @@ from verl.experimental.agent_loop.agent_loop import AgentLoopBase, AgentLoopMetr
 from verl.experimental.agent_loop.tool_parser import FunctionCall, ToolParser
 from verl.tools.schemas import OpenAIFunctionToolSchema
 
-from .client import EnvClient, EnvServerError, Session, SessionNotFoundError, env_urls
+from .client import EnvClient, EnvServerError, ServerUnreachableError, Session, SessionNotFoundError, env_urls
 
 logger = logging.getLogger(__name__)
 
 _TURNS = itertools.count()
 # The name `atlas-gym export --format verl` writes in the agent_name column and the agent-loop config.
 AGENT_NAME = "atlas_env"
+RESTART_RETRIES = 16  # the client's backoff (0.25 s doubling, at most 5 s a wait): about 63 s in all
 
 
 class AtlasEnvAgentLoop(AgentLoopBase):
@@ -55,7 +56,10 @@ class AtlasEnvAgentLoop(AgentLoopBase):
         # Several env servers (a list, or comma-separated URLs) share the load: trajectories take them in turn.
         urls = env_urls(list(env_url) if not isinstance(env_url, str) else env_url)
         url = urls[next(_TURNS) % len(urls)]
-        self.client = client or EnvClient(url, token=token or os.environ.get("ATLAS_GYM_TOKEN"))
+        # A server restarting from its journal (`serve --journal`) is waited for up to about a minute.
+        self.client = client or EnvClient(
+            url, token=token or os.environ.get("ATLAS_GYM_TOKEN"), restart_retries=RESTART_RETRIES
+        )
         self.reward_mode = reward_mode
         multi_turn = self.rollout_config.multi_turn
         self.max_assistant_turns = multi_turn.max_assistant_turns
@@ -173,8 +177,10 @@ class AtlasEnvAgentLoop(AgentLoopBase):
             arguments = call.arguments
         try:
             result = self.client.call_tool(session_id, call.name, arguments)
-        except SessionNotFoundError:
-            raise  # the trajectory cannot be scored any more: let verl see it
+        except (SessionNotFoundError, ServerUnreachableError):
+            # The session is gone, or its server stayed down past every retry: no reward this trajectory
+            # could still get would be the model's, so fail it (and the batch) instead of scoring it.
+            raise
         except EnvServerError as error:
             return f"Error: {error}", "env_server"
         return result.text, None if result.ok else (result.error_type or "error")
