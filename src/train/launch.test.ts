@@ -57,7 +57,7 @@ afterEach(() => {
 });
 
 /** Launches in this process with the fake trainer in `mode`; `ready` resolves once it is up. */
-function launch(mode: string, configPath = config) {
+function launch(mode: string, configPath = config, server?: string) {
   const lines: string[] = [];
   const readyFile = join(dir, `ready-${mode}`);
   const saved = { FAKE_MODE: process.env.FAKE_MODE, FAKE_READY_FILE: process.env.FAKE_READY_FILE };
@@ -67,6 +67,7 @@ function launch(mode: string, configPath = config) {
     python: FAKE,
     graceSeconds: 1,
     log: (l) => lines.push(l),
+    server,
   });
   const restore = () => {
     for (const [key, value] of Object.entries(saved))
@@ -168,20 +169,16 @@ describe("atlas-gym train --server", () => {
   it("trains against a running fleet (serve --workers 2) and leaves it running", async () => {
     const fleet = await startFleet({ workers: 2, port: 0, output: "ignore" });
     try {
-      const child = spawn(BIN, ["train", "--config", config, "--python", FAKE, "--server", `${fleet.url}/`], {
-        stdio: ["ignore", "pipe", "pipe"],
-        env: { ...process.env, FAKE_MODE: "exit3" },
-      });
-      children.push(child);
-      let out = "";
-      let err = "";
-      child.stdout!.on("data", (d: Buffer) => (out += d));
-      child.stderr!.on("data", (d: Buffer) => (err += d));
-      const [code] = await once(child, "exit");
-      expect(code).toBe(3);
-      const [, url, , health, opened] = out.trim().split(/\s+/);
-      expect([url, health, opened]).toEqual([fleet.url, "ok", "200"]);
-      expect(err).toMatch(/exited with code 3; env servers left running \(1 sessions were still open\)/);
+      const { code, lines, restore } = launch("exit3", config, `${fleet.url}/`);
+      try {
+        expect(await code).toBe(3);
+      } finally {
+        restore();
+      }
+      expect(lines[0]).toContain(`env server at ${fleet.url};`);
+      expect(lines.at(-1)).toMatch(
+        /exited with code 3; env servers left running \(1 sessions were still open\)/,
+      );
       const after = (await (await fetch(`${fleet.url}/health`)).json()) as { sessions: number };
       expect(after.sessions).toBe(1);
     } finally {
