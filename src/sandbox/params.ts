@@ -5,7 +5,15 @@
  */
 import { z } from "zod";
 
-const toBoolean = (v: unknown) => (v === "true" ? true : v === "false" ? false : v);
+/**
+ * A boolean query parameter as Jira reads it (a Java `boolean` parameter, parsed by `Boolean.valueOf`):
+ * `true` in any case is true and every other string (`false`, `yes`, `1`, empty) is false; of a repeated
+ * parameter the first value counts. Booleans from tools pass as they are; other JSON values stay invalid.
+ */
+const toBoolean = (v: unknown) => {
+  const first = Array.isArray(v) && v.length > 0 && v.every((item) => typeof item === "string") ? v[0] : v;
+  return typeof first === "string" ? first.toLowerCase() === "true" : first;
+};
 const toList = (v: unknown) => {
   const items = Array.isArray(v) ? v : typeof v === "string" ? [v] : v;
   if (!Array.isArray(items)) return items;
@@ -22,7 +30,7 @@ const toList = (v: unknown) => {
 /** An integer query parameter; chain `.min()` / `.max()` for bounds. */
 export const qInt = () => z.coerce.number<unknown>().int();
 
-/** A boolean query parameter (`true` / `false`). */
+/** A boolean query parameter, read leniently as Jira reads it (see toBoolean); never a 400. */
 export const qBool = () => z.preprocess(toBoolean, z.boolean());
 
 /** A list query parameter: repeated, comma-separated, or a JSON array. */
