@@ -208,6 +208,13 @@ describe("Confluence v1 content and spaces", () => {
     expect(spaces.body._links.next).toBe("/rest/api/space?limit=2&start=2");
     const eng = await call("GET", "/wiki/rest/api/space/ENG");
     expect(eng.body).toMatchObject({ key: "ENG", type: "global" });
+    // The v1 document requires SpaceDescription.embeddedContent, and real Confluence sends it (empty).
+    const described = await call("GET", "/wiki/rest/api/space/ENG?expand=description.plain");
+    expect(described.body.description.plain).toEqual({
+      value: expect.any(String),
+      representation: "plain",
+      embeddedContent: [],
+    });
     const users = await call("GET", '/wiki/rest/api/search/user?cql=user.fullname~"priya"');
     expect(users.body.results[0].user.displayName).toMatch(/Priya/);
     const byId = await call(
