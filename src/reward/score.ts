@@ -101,6 +101,7 @@ export function score(declared: ScoreInput): Score {
         initial,
         final,
         answered,
+        finalMessage: input.finalMessage ?? null,
       })
     : undefined;
   const reads = steps
