@@ -69,7 +69,6 @@ class TrainConfig:
     beta: float
     epsilon: float
     loss_type: str
-    max_turns: int
     max_completion_length: int
     train_tasks: int
     reward_mode: str
@@ -92,6 +91,8 @@ class TrainConfig:
     build_model_if_missing: str | None = None
     warm_start: WarmStartSettings | None = None
     evaluate: EvaluateSettings | None = None
+    # Absent: derived from the tasks' own turn limits (train.tool_rounds).
+    max_turns: int | None = None
 
 
 _NESTED = {

@@ -97,7 +97,7 @@ def evaluate_stage(config: TrainConfig, model_dir: str | Path, label: str) -> di
                 "--temperature", str(settings.temperature),
                 "--max-tokens", str(settings.max_tokens),
                 # TRL's max_tool_calling_iterations counts tool rounds; eval's --max-turns counts model requests.
-                "--max-turns", str(config.max_turns + 1),
+                *(["--max-turns", str(config.max_turns + 1)] if config.max_turns is not None else []),
             ],
             Path(config.output_dir, f"eval-{label}"),
         )
