@@ -2,7 +2,7 @@
 learning recipe, configs/learn-cpu.yaml; GRPO is the second).
 
     python -m atlas_gym.warm_start --episodes out/ref/episodes.jsonl --server http://127.0.0.1:4010 \
-        --out runs/learn-cpu/sft [--skip-index-below 16] [--epochs 3]
+        --out runs/learn-cpu/sft [--skip-index-below 16] [--epochs 3] [--scenarios a,b] [--init DIR]
 
 The traces are `atlas-gym eval --model policy:reference --split train` episodes: each becomes one chat
 (system, user, the reference's tool calls, the tool results, its final answer) with the scenario's tools as
@@ -170,10 +170,15 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--learning-rate", type=float, default=3e-3)
     parser.add_argument("--vocab-size", type=int, default=8192)
     parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--scenarios", help="comma-separated: keep only these scenarios' episodes (default: all)")
     parser.add_argument("--init", help="an earlier warm start's directory to train further (default: a new model)")
     args = parser.parse_args(argv)
     try:
         episodes = read_episodes(args.episodes, args.skip_index_below)
+        if args.scenarios:
+            episodes = [e for e in episodes if e["scenario"] in args.scenarios.split(",")]
+            if not episodes:
+                raise ValueError(f"{args.episodes}: no passing episode of {args.scenarios}")
     except (OSError, ValueError, KeyError) as error:
         print(f"error: {error}", file=sys.stderr)
         return 2
