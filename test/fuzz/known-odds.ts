@@ -1,0 +1,30 @@
+/**
+ * Answers the fuzzer finds that another change fixes: each class is named here with the fix that is
+ * coming, and excused only while that fix is not merged (remove the entry with it).
+ */
+import type { Endpoint } from "../../src/sandbox/presentation.ts";
+import type { FuzzRequest } from "./request-arbitrary.ts";
+
+interface Odd {
+  reason: string;
+  /** Whether a broken property (`problem`, as the fuzzer words it) is this class. */
+  matches(endpoint: Endpoint, req: FuzzRequest, problem: string): boolean;
+}
+
+const ODDS: Odd[] = [
+  {
+    // reward22b: v1 space descriptions carry `embeddedContent` (issue 22, "v1 space description").
+    reason: "v1 space description without embeddedContent (fixed by reward22b)",
+    matches: (endpoint, req, problem) =>
+      endpoint.path.startsWith("/wiki/rest/api/space") &&
+      /expand=[^&]*description/.test(req.url) &&
+      problem
+        .split("; ")
+        .every((p) => /description\/plain must have required property 'embeddedContent'/.test(p)),
+  },
+];
+
+/** The known odd class a broken property belongs to, if any. */
+export function knownOdd(endpoint: Endpoint, req: FuzzRequest, problem: string): string | null {
+  return ODDS.find((odd) => odd.matches(endpoint, req, problem))?.reason ?? null;
+}
