@@ -95,6 +95,9 @@ export function requestArbitraries(endpoint: Endpoint, values: SiteValues, hasBo
           build("required property dropped", { ...p, body: dropAt(p.body, at, doc, bodySchema) }),
         ),
       fc
+        .tuple(valid, fc.nat(), hostileKey)
+        .map(([p, at, key]) => build("hostile key in body", { ...p, body: withKeyAt(p.body, at, key) })),
+      fc
         .tuple(valid, fc.constantFrom('{"fields": {', "[]", '"text"', "42", "null", "not json"))
         .map(([p, raw]) => build("body not a JSON object", p, false, raw)),
     );
@@ -150,6 +153,7 @@ function queryEntries(name: string, value: unknown): [string, string][] {
 
 const wrongValue = fc.oneof(
   fc.integer(),
+  fc.constantFrom(1e308, -1, 0.5, 2 ** 53 + 1, "\ud800", "x".repeat(40_000)),
   fc.string({ maxLength: 6 }),
   fc.boolean(),
   fc.constant(null),
@@ -162,6 +166,25 @@ const badQueryValue = fc.oneof(
   fc.constantFrom("", "abc", "-1", "1.5", "99999999999999999999", "maybe", "null", "[]", "{}", "%", "🙂"),
   fc.string({ maxLength: 10 }),
 );
+
+/** Keys that trip code which treats a parsed body as a plain map. */
+const hostileKey = fc.constantFrom("__proto__", "constructor", "prototype", "toString", "hasOwnProperty", "");
+
+/** A copy of the body with `key` set (to an object) on the object at index `at`, or at its top. */
+function withKeyAt(body: unknown, at: number, key: string): unknown {
+  const copy = structuredClone(body);
+  const objects = [copy, ...nodes(copy).map((n) => n.get)].filter(
+    (v): v is Record<string, unknown> => v !== null && typeof v === "object" && !Array.isArray(v),
+  );
+  if (objects.length === 0) return copy;
+  Object.defineProperty(objects[at % objects.length]!, key, {
+    value: { polluted: true },
+    enumerable: true,
+    configurable: true,
+    writable: true,
+  });
+  return copy;
+}
 
 /** Every node of a JSON value (depth first), with a setter into the value. */
 function nodes(value: unknown): { get: unknown; set: (v: unknown) => void }[] {
