@@ -5,11 +5,10 @@
  * site digest (the last one journaled) and trace; restarted on the same port it scores as a server
  * that never crashed, and an MCP client carries on with its mcp-session-id without initialising again.
  */
-import { type ChildProcess, spawn } from "node:child_process";
+import type { ChildProcess } from "node:child_process";
 import { mkdtempSync, readFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { fileURLToPath } from "node:url";
 import { afterAll, describe, expect, it } from "vitest";
 import { recordReference } from "../src/agent/scripted/replay.ts";
 import { tasksFor } from "../src/scenarios/frozen.ts";
@@ -18,27 +17,19 @@ import { createGymHandler } from "../src/server/start-gym-server.ts";
 import { defaultTools } from "../src/tools/catalogue.ts";
 import { connectHttp } from "./mcp-support.ts";
 import { restRequestFor } from "./support/rest-request.ts";
+import { spawnServe } from "./support/serve-process.ts";
 
-const BIN = fileURLToPath(new URL("../bin/atlas-gym", import.meta.url));
 const TASK = "jira-transition-v1/eval/3";
 const children: ChildProcess[] = [];
 afterAll(() => {
   for (const child of children) if (child.exitCode === null) child.kill("SIGTERM");
 });
 
-function serve(dir: string, port = 0): Promise<{ url: string; child: ChildProcess }> {
-  const args = ["serve", "--seed", "1", "--port", String(port), "--journal", dir];
-  const child = spawn(BIN, args, { stdio: ["ignore", "pipe", "pipe"] });
-  children.push(child);
-  let output = "";
-  return new Promise((resolve, reject) => {
-    child.stdout!.on("data", (chunk: Buffer) => {
-      output += chunk.toString();
-      const url = output.match(/at (http:\/\/127\.0\.0\.1:\d+)/)?.[1];
-      if (url && output.includes("Journal:")) resolve({ url, child });
-    });
-    child.once("exit", (code) => reject(new Error(`serve exited with ${code}: ${output}`)));
-  });
+async function serve(dir: string, port = 0): Promise<{ url: string; child: ChildProcess }> {
+  const args = ["--seed", "1", "--port", String(port), "--journal", dir];
+  const started = await spawnServe(args, (output) => output.includes("Journal:"));
+  children.push(started.child);
+  return started;
 }
 
 function kill9(child: ChildProcess): Promise<void> {
