@@ -3,8 +3,8 @@
  * loopback. The run is SIGKILLed while its model requests hang, a half-written line is left at the end
  * of the log, and `--resume` (settings from run.json) finishes it with every episode exactly once.
  */
-import { type ChildProcess, spawn } from "node:child_process";
-import { appendFileSync, existsSync, mkdtempSync, readFileSync } from "node:fs";
+import { type ChildProcess, spawn, spawnSync } from "node:child_process";
+import { appendFileSync, existsSync, mkdtempSync, readdirSync, readFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -163,5 +163,24 @@ describe("atlas-gym eval (child process)", () => {
     expect(bad.output().stderr).toContain("Invalid --model 'gpt-4'");
     expect(bad.output().stderr).not.toMatch(/\n\s+at /);
     expect(() => readFileSync(join(dir, "run.json"))).toThrow();
+  });
+
+  it("asks for --model instead of downloading a default model, and writes nothing", async () => {
+    const dir = join(mkdtempSync(join(tmpdir(), "atlas-eval-cli-")), "run");
+    // HOME elsewhere: a download would land in it; nothing may appear there.
+    const home = mkdtempSync(join(tmpdir(), "atlas-eval-home-"));
+    const run = spawnSync(BIN, ["eval", "--out", dir], {
+      encoding: "utf8",
+      env: { ...process.env, HOME: home },
+    });
+    expect(run.status).toBe(1);
+    expect(run.stderr).toMatch(/^error: eval needs --model, e\.g\.\n/);
+    expect(run.stderr).toContain("--model policy:reference");
+    expect(run.stderr).toContain("downloaded on first use");
+    expect(existsSync(dir)).toBe(false);
+    expect(readdirSync(home)).toEqual([]);
+    const resume = spawnSync(BIN, ["eval", "--resume"], { encoding: "utf8" });
+    expect(resume.status).toBe(1);
+    expect(resume.stderr).toContain("--resume needs --out DIR");
   });
 });
