@@ -11,18 +11,8 @@ interface Odd {
   matches(endpoint: Endpoint, req: FuzzRequest, problem: string): boolean;
 }
 
-const ODDS: Odd[] = [
-  {
-    // reward22b: v1 space descriptions carry `embeddedContent` (issue 22, "v1 space description").
-    reason: "v1 space description without embeddedContent (fixed by reward22b)",
-    matches: (endpoint, req, problem) =>
-      endpoint.path.startsWith("/wiki/rest/api/space") &&
-      /expand=[^&]*description/.test(req.url) &&
-      problem
-        .split("; ")
-        .every((p) => /description\/plain must have required property 'embeddedContent'/.test(p)),
-  },
-];
+// Empty: the one class found so far (v1 space descriptions without embeddedContent) was reward22b's, merged.
+const ODDS: Odd[] = [];
 
 /** The known odd class a broken property belongs to, if any. */
 export function knownOdd(endpoint: Endpoint, req: FuzzRequest, problem: string): string | null {
