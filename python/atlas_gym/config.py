@@ -50,7 +50,6 @@ class TrainConfig:
     beta: float
     epsilon: float
     loss_type: str
-    max_turns: int
     max_completion_length: int
     train_tasks: int
     reward_mode: str
@@ -70,6 +69,8 @@ class TrainConfig:
     epsilon_high: float | None = None
     early_stopping: EarlyStoppingSettings | None = None
     build_model_if_missing: str | None = None
+    # Absent: derived from the tasks' own turn limits (train.tool_rounds).
+    max_turns: int | None = None
 
 
 _NESTED = {"lora": LoraSettings, "vllm": VllmSettings, "early_stopping": EarlyStoppingSettings}

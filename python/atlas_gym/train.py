@@ -43,13 +43,31 @@ class TrainResult:
     sessions_left_open: int
 
 
-def build_dataset(client: EnvClient, config: TrainConfig):
+def list_tasks(client: EnvClient, config: TrainConfig) -> dict[str, list[dict[str, Any]]]:
+    """The server's listing of each scenario's first `train_tasks` train tasks."""
+    return {s: client.tasks(s, "train", n=config.train_tasks) for s in config.scenarios}
+
+
+def tool_rounds(config: TrainConfig, listed: dict[str, list[dict[str, Any]]]) -> int:
+    """TRL's max_tool_calling_iterations (one number for the run): the config's `max_turns` when given,
+    else the largest turn limit the server states for the dataset's tasks (`max_turns`: the task's call
+    budget + 1, src/agent/turn-limit.ts) less the final answer's turn, so no task is cut off before its
+    call budget is spent."""
+    if config.max_turns is not None:
+        return config.max_turns
+    limits = [task["max_turns"] for tasks in listed.values() for task in tasks]
+    if not limits:
+        raise ConfigError("no train tasks listed: cannot derive max_turns (set it in the config)")
+    return max(limits) - 1
+
+
+def build_dataset(client: EnvClient, config: TrainConfig, listed: dict[str, list[dict[str, Any]]] | None = None):
     """One row per train task, scenarios interleaved, in the columns `atlas-gym export --format trl` writes:
     the opening messages from the server's task listing as the prompt, then what `reset(**row)` reopens the
     task with (plus `environment`, TRL's routing column, when there are several scenarios)."""
     from datasets import Dataset
 
-    listed = {s: client.tasks(s, "train", n=config.train_tasks) for s in config.scenarios}
+    listed = listed if listed is not None else list_tasks(client, config)
     rows = []
     for index in range(config.train_tasks):
         for scenario in config.scenarios:
@@ -83,7 +101,7 @@ def ensure_model(client: EnvClient, config: TrainConfig) -> None:
     print(f"built a tiny random Qwen3 at {config.model} (build_model_if_missing: {config.build_model_if_missing})")
 
 
-def grpo_args(config: TrainConfig, cuda: bool):
+def grpo_args(config: TrainConfig, cuda: bool, rounds: int | None = None):
     from trl import GRPOConfig
 
     return GRPOConfig(
@@ -95,7 +113,7 @@ def grpo_args(config: TrainConfig, cuda: bool):
         loss_type=config.loss_type,
         num_generations=config.num_generations,
         max_completion_length=config.max_completion_length,
-        max_tool_calling_iterations=config.max_turns,
+        max_tool_calling_iterations=rounds if rounds is not None else config.max_turns,
         temperature=config.temperature,
         chat_template_kwargs={"enable_thinking": config.enable_thinking},
         use_vllm=config.vllm.enabled,
@@ -162,10 +180,11 @@ def run(
         EarlyStopping(early.window, early.threshold) if early else None,
         resumed_at=_checkpoint_step(resume),
     )
+    listed = list_tasks(client, config)
     trainer = GRPOTrainer(
         model=config.model,
-        args=grpo_args(config, cuda),
-        train_dataset=build_dataset(client, config),
+        args=grpo_args(config, cuda, tool_rounds(config, listed)),
+        train_dataset=build_dataset(client, config, listed),
         environment_factory=factory,
         peft_config=lora_config(config),
         callbacks=[log],
@@ -232,7 +251,11 @@ def main(argv: list[str] | None = None) -> int:
     source = parser.add_mutually_exclusive_group(required=True)
     source.add_argument("--config", help="training config (YAML), e.g. configs/qwen3-1.7b.yaml")
     source.add_argument("--config-json", help="the config `atlas-gym train --print-config` prints (validated)")
-    parser.add_argument("--server", help="env server URL; default: start `atlas-gym serve` for this run")
+    parser.add_argument(
+        "--server",
+        help="env server URL (one server, a fleet's from `serve --workers N`, or several comma-separated, "
+        "taken in turn); default: start `atlas-gym serve` for this run",
+    )
     parser.add_argument("--token", default=os.environ.get("ATLAS_GYM_TOKEN"), help="the env server's bearer token")
     parser.add_argument("--resume", help="a checkpoint-N/ or interrupted/ directory of an earlier run")
     args = parser.parse_args(argv)

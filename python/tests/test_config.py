@@ -38,7 +38,7 @@ def test_defaults_come_from_the_typescript_schema(tmp_path: Path):
     config = load_config(path)
     assert (config.num_generations, config.loss_type, config.beta, config.epsilon) == (8, "dapo", 0.0, 0.2)
     assert config.epsilon_high is None and config.lora is None and config.early_stopping is None
-    assert (config.max_turns, config.max_completion_length, config.train_tasks) == (12, 4096, 512)
+    assert (config.max_turns, config.max_completion_length, config.train_tasks) == (None, 4096, 512)
     assert config.learning_rate == 1e-5 and config.report_to == [] and config.build_model_if_missing is None
 
 

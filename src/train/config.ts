@@ -47,8 +47,12 @@ export const trainConfigSchema = z
     /** Upper clip range (DAPO's clip-higher); defaults to epsilon. */
     epsilon_high: z.number().positive().optional(),
     loss_type: z.enum(LOSS_TYPES).default("dapo"),
-    /** Most tool-calling turns per rollout (TRL's max_tool_calling_iterations). */
-    max_turns: positiveInt.default(12),
+    /**
+     * Most tool-calling turns per rollout (TRL's max_tool_calling_iterations). Absent: derived from the
+     * tasks, as eval does (src/agent/turn-limit.ts): the largest `max_turns` the env server states for
+     * the dataset's tasks, less the final answer's turn, so a 5-step workflow is not cut off.
+     */
+    max_turns: positiveInt.optional(),
     /** Tokens of the whole multi-turn completion, tool results included. */
     max_completion_length: positiveInt.default(4096),
     /** Scenario ids to train on (see `atlas-gym tasks --scenario all`). */
