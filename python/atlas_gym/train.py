@@ -30,7 +30,7 @@ from .config import ConfigError, TrainConfig, config_from_json, load_config
 from .preflight import preflight
 from .server_process import EnvServerProcess
 from .stats import EarlyStopping
-from .trl import Ledger, close_all, make_env_class
+from .trl import Ledger, close_all, make_env_class, use_server_tool_schemas
 
 
 @dataclass
@@ -189,6 +189,8 @@ def run(
         peft_config=lora_config(config),
         callbacks=[log],
     )
+    if config.prompt_tools == "server":
+        use_server_tool_schemas(trainer, client, config.scenarios)
     Path(config.output_dir, "train_config.json").write_text(json.dumps(asdict(config), indent=2))
     try:
         if prepare is not None:
@@ -211,6 +213,27 @@ def run(
         sessions_opened=list(ledger.sessions_opened),
         sessions_left_open=left,
     )
+
+
+def run_recipe(config: TrainConfig, client: EnvClient, resume: str | None = None) -> TrainResult:
+    """GRPO, with the learning recipe's stages around it when the config asks for them (recipe.py): the
+    warm start when `model` is missing, and the before/after evaluation."""
+    from . import recipe
+
+    if config.warm_start is not None and not Path(config.model, "config.json").exists():
+        recipe.warm_start_stage(config, client)
+    evaluations = {}
+    record = Path(config.output_dir, recipe.EVALUATION)
+    if config.evaluate is not None:
+        evaluations = json.loads(record.read_text()) if resume and record.exists() else {}
+        if "before" not in evaluations:
+            evaluations["before"] = recipe.evaluate_stage(config, config.model, "before")
+            recipe.write_evaluation(config.output_dir, evaluations)
+    result = run(config, client, resume=resume)
+    if config.evaluate is not None:
+        evaluations["after"] = recipe.evaluate_stage(config, Path(config.output_dir, "final"), "after")
+        recipe.write_evaluation(config.output_dir, evaluations)
+    return result
 
 
 def save_interrupted(trainer, config: TrainConfig) -> None:
@@ -276,7 +299,7 @@ def main(argv: list[str] | None = None) -> int:
             server = EnvServerProcess()
             print(f"atlas-gym env server started at {server.url}", flush=True)
         client = EnvClient(args.server or server.url, token=args.token)
-        result = run(config, client, resume=args.resume)
+        result = run_recipe(config, client, args.resume)
         print(
             json.dumps(
                 {"steps": result.steps, "stopped_early_at": result.stopped_early_at, "output_dir": result.output_dir}

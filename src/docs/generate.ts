@@ -86,11 +86,23 @@ export function renderCoverage(): string {
   return table(["scenario", ...sets.map((set) => `\`${set}\``)], rows);
 }
 
+/** The families training may use and those it never sees (docs/training.md). */
+export function renderTrainingFamilies(): string {
+  const code = (ids: readonly string[]) => ids.map((id) => `\`${id}\``).join(", ");
+  const inFamily = SCENARIOS.filter((s) => !isHeldOut(s.id)).map((s) => s.id);
+  const heldOut = SCENARIOS.filter((s) => isHeldOut(s.id)).map((s) => s.id);
+  return [
+    `${SCENARIOS.length} task families: ${inFamily.length} in-family (what the GPU recipes train on: ${code(inFamily)})`,
+    `and ${heldOut.length} held out (never trained on; \`atlas-gym train\` refuses them: ${code(heldOut)}).`,
+  ].join("\n");
+}
+
 export const GENERATED_SECTIONS: readonly GeneratedSection[] = [
   { name: "operations", files: ["docs/site-and-apis.md"], render: renderOperations },
   { name: "presentations", files: ["docs/site-and-apis.md"], render: renderPresentations },
   { name: "scenarios", files: ["README.md", "docs/scenarios-and-rewards.md"], render: renderScenarios },
   { name: "coverage", files: ["docs/mcp.md"], render: renderCoverage },
+  { name: "training-families", files: ["docs/training.md"], render: renderTrainingFamilies },
 ];
 
 /** `text` with every section's marked region replaced by its current content. */

@@ -22,6 +22,7 @@ import { type FunctionTool, type Tool, toFunctionTool } from "../tools/define-to
 import { executeToolCall } from "../tools/execute-tool.ts";
 import { type ToolCallRequest, type ToolCallResult, toolCallResult } from "../tools/tool-call-result.ts";
 import { taskTools } from "./offered-tools.ts";
+import { createRepeatReads } from "./repeat-reads.ts";
 
 export interface Episode {
   readonly task: Task;
@@ -101,6 +102,7 @@ export function createEpisode<E>(
     return result;
   };
   let finalMessage: string | null = null;
+  const repeats = createRepeatReads(offered);
   const episode: Episode = {
     task: task as Task,
     scenario: scenario as Scenario,
@@ -115,7 +117,7 @@ export function createEpisode<E>(
     step(call, tools = offered) {
       return push(
         calls.length < expectation.budget
-          ? executeToolCall(site, tools, call, ctx)
+          ? repeats.answer(site, tools, call, () => executeToolCall(site, tools, call, ctx))
           : overBudget(call, expectation.budget),
       );
     },
