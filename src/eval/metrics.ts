@@ -45,6 +45,10 @@ export const FAILURE_CODES = [
 ] as const;
 export type FailureCode = (typeof FAILURE_CODES)[number];
 
+/** The one failure code that is no violation (the others' meanings are in reward/penalties.ts). */
+export const PROVIDER_ERROR_MEANING =
+  "the episode ended on a model-provider failure (its kinds are below): not scored, left out of every other figure, rerun by `--resume`";
+
 /** What the metrics need to know about one episode. */
 export interface EpisodeOutcome {
   taskId: string;
