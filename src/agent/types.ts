@@ -114,6 +114,10 @@ export interface TaskPolicy extends Omit<Policy, "next"> {
 /** Whatever the rollout can run: a model policy or a scripted one. */
 export type AnyPolicy = Policy | TaskPolicy;
 
+/**
+ * Why an episode ended without a final answer: its call budget or turn limit ran out (a truncation of
+ * the model's episode, scored on its end state like any other) or the model provider failed (not scored).
+ */
 export type Truncation = "budget" | "max_turns" | "provider_error";
 
 /** One model request in the rollout and the tool calls its answer led to. */
@@ -131,6 +135,8 @@ export interface EpisodeTrace {
   split: Split;
   index: number;
   level: Level;
+  /** Workflow tasks only: the scenario id of each step's family, in order (Task.steps). */
+  steps?: string[];
   /** Sample number (0..k-1) of this task. */
   sample: number;
   model: string;
@@ -140,6 +146,8 @@ export interface EpisodeTrace {
   finalMessage: string | null;
   /** What the task asked for (the reward's Expectation), so reports can show it. */
   expectation?: Expectation;
+  /** The turn limit the episode ran under (turn-limit.ts). */
+  maxTurns: number;
   /** The model answered without a tool call. */
   terminated: boolean;
   truncated: boolean;

@@ -132,6 +132,17 @@ export function renderProviderErrors(): string {
   return table(["provider error", "meaning"], rows);
 }
 
+/** The families training may use and those it never sees (docs/training.md). */
+export function renderTrainingFamilies(): string {
+  const code = (ids: readonly string[]) => ids.map((id) => `\`${id}\``).join(", ");
+  const inFamily = SCENARIOS.filter((s) => !isHeldOut(s.id)).map((s) => s.id);
+  const heldOut = SCENARIOS.filter((s) => isHeldOut(s.id)).map((s) => s.id);
+  return [
+    `${SCENARIOS.length} task families: ${inFamily.length} in-family (what the GPU recipes train on: ${code(inFamily)})`,
+    `and ${heldOut.length} held out (never trained on; \`atlas-gym train\` refuses them: ${code(heldOut)}).`,
+  ].join("\n");
+}
+
 export const GENERATED_SECTIONS: readonly GeneratedSection[] = [
   { name: "operations", files: ["docs/site-and-apis.md"], render: renderOperations },
   { name: "presentations", files: ["docs/site-and-apis.md"], render: renderPresentations },
@@ -140,6 +151,7 @@ export const GENERATED_SECTIONS: readonly GeneratedSection[] = [
   { name: "violations", files: ["src/reward/README.md"], render: renderViolations },
   { name: "failure-codes", files: ["docs/evaluation.md"], render: renderFailureCodes },
   { name: "provider-errors", files: ["docs/evaluation.md"], render: renderProviderErrors },
+  { name: "training-families", files: ["docs/training.md"], render: renderTrainingFamilies },
 ];
 
 /** `text` with every section's marked region replaced by its current content. */

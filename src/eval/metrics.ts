@@ -9,7 +9,7 @@
  */
 import type { RewardMode, ViolationCode } from "../reward/score.ts";
 import { bootstrapCompare, type Stratum, type TaskRewards } from "./bootstrap.ts";
-import { type EpisodeRecord, isProviderError } from "./episode-record.ts";
+import { type EpisodeRecord, endingOf, isProviderError } from "./episode-record.ts";
 import type { HorizonResults } from "./horizon-metrics.ts";
 import { passHatK } from "./pass-hat-k.ts";
 import type { Provenance } from "./provenance.ts";
@@ -63,6 +63,8 @@ export interface EpisodeOutcome {
   error: string | null;
   /** That failure's text and HTTP status, and the retries the episode made (only with `error`). */
   errorCause?: { message: string; status: number | null; retries: number };
+  /** Set when the episode was truncated (scored on its end state): its call budget or turn limit ran out. */
+  truncation?: "budget" | "max_turns";
   /** Horizon and per-step progress of a workflow episode (absent on single-family ones). */
   workflow?: WorkflowOutcome;
 }
@@ -85,8 +87,14 @@ export const outcomeOf = (record: EpisodeRecord): EpisodeOutcome => ({
         },
       }
     : {}),
+  ...truncationOf(record),
   ...workflowOf(record),
 });
+
+function truncationOf(record: EpisodeRecord): Pick<EpisodeOutcome, "truncation"> {
+  const ending = endingOf(record);
+  return ending === "budget" || ending === "max_turns" ? { truncation: ending } : {};
+}
 
 export interface ScenarioResults {
   episodes: number;
@@ -107,6 +115,12 @@ export interface ScenarioResults {
   mean_tool_calls: number | null;
   /** Episodes showing each failure (an episode counts once per code). */
   failures: Record<FailureCode, number>;
+  /**
+   * Scored episodes truncated by their call budget or turn limit (their own end, not a model error:
+   * scored on their end state like any other), in all and per cause.
+   */
+  truncated: number;
+  truncated_by: { budget: number; max_turns: number };
 }
 
 export interface EvalResults {
@@ -186,10 +200,15 @@ export function summarize(outcomes: readonly EpisodeOutcome[], k: number, label 
   for (const o of scored)
     for (const code of o.violations) if (code in failures) failures[code as FailureCode]++;
   failures.provider_error = outcomes.length - scored.length;
+  const by = (cause: "budget" | "max_turns") => scored.filter((o) => o.truncation === cause).length;
   const counts = {
     episodes: outcomes.length,
     episodes_scored: scored.length,
     provider_errors: outcomes.length - scored.length,
+  };
+  const truncation = {
+    truncated: by("budget") + by("max_turns"),
+    truncated_by: { budget: by("budget"), max_turns: by("max_turns") },
   };
   if (scored.length === 0) {
     return {
@@ -204,6 +223,7 @@ export function summarize(outcomes: readonly EpisodeOutcome[], k: number, label 
       pass_hat_k: null,
       mean_tool_calls: null,
       failures,
+      ...truncation,
     };
   }
   const rewards = scored.map((o) => o.reward);
@@ -229,6 +249,7 @@ export function summarize(outcomes: readonly EpisodeOutcome[], k: number, label 
     pass_hat_k: phk === null ? null : round(phk),
     mean_tool_calls: round(mean(scored.map((o) => o.toolCalls))),
     failures,
+    ...truncation,
   };
 }
 

@@ -3,6 +3,7 @@
  * errors), reward statistics, pass rate, pass^k and tool calls, the failure taxonomy, the run's
  * provenance, and how each figure is defined.
  */
+import { PER_TASK_TURNS } from "../agent/turn-limit.ts";
 import { horizonMarkdown, horizonTerminal } from "./horizon-report.ts";
 import type { EpisodeOutcome, EvalResults, ScenarioResults } from "./metrics.ts";
 import { CI_RESAMPLES, FAILURE_CODES, type LastProviderError } from "./metrics.ts";
@@ -112,7 +113,7 @@ export function markdownReport({ results, config, outcomes }: ReportInput): stri
     "# atlas-gym eval report",
     "",
     `- model: \`${config.model}\``,
-    `- reward mode: ${config.reward}; split: ${config.split}; tasks per scenario: ${config.n ?? "all"}; samples per task (k): ${config.k}; seed: ${config.seed}; max turns: ${config.maxTurns}`,
+    `- reward mode: ${config.reward}; split: ${config.split}; tasks per scenario: ${config.n ?? "all"}; samples per task (k): ${config.k}; seed: ${config.seed}; max turns: ${config.maxTurns ?? PER_TASK_TURNS}`,
     `- episodes: ${results.overall.episodes}; scored: ${results.overall.episodes_scored}; provider errors: ${
       errors.size === 0 ? "none" : [...errors].map(([type, n]) => `${type} ×${n}`).join(", ")
     }${errors.size === 0 ? "" : " — not scored and left out of every figure below (rerun them with `atlas-gym eval --resume`)"}`,

@@ -68,6 +68,7 @@ export function composeExpectation(steps: readonly ComposeStep[], where: string)
         validate,
         points: { validate: x.points.validate / n, verify: 0, decline: x.points.fields / n },
         refuse: x.refuse,
+        ...(x.refuseNames ? { refuseNames: x.refuseNames } : {}),
       });
       return;
     }

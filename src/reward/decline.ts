@@ -11,7 +11,8 @@
  *    completed, successfully, "I assigned", "created ENG-3", "priority set", ...).
  *
  * Sentences split at `.`, `!`, `?`, `;` and line breaks. The same rule judges the declined step of a
- * composed workflow (`judgeDecline` takes the names, not the whole Expectation).
+ * composed workflow (`judgeStepDecline`): over the sentences of the answer that name a missing thing,
+ * since the same answer reports the steps that were done.
  */
 import { normalizeText } from "./visible-text.ts";
 
@@ -78,4 +79,17 @@ export function judgeDecline(answer: string | null | undefined, names: readonly 
   const claim = parts.find((s) => !NEGATION.test(s) && SUCCESS.test(s));
   if (claim !== undefined) problems.push(`the answer claims success ("${claim}")`);
   return { ok: problems.length === 0, problems };
+}
+
+/**
+ * A workflow's declined step: the decline rule over the sentences that name one of `names` (the whole
+ * answer when none does, so the missing name is reported), so that "Created ENG-3." about another step
+ * is no success claim about this one.
+ */
+export function judgeStepDecline(
+  answer: string | null | undefined,
+  names: readonly string[],
+): DeclineVerdict {
+  const about = sentences(answer ?? "").filter((s) => names.some((n) => namesThing(s, n)));
+  return judgeDecline(about.length > 0 ? about.join(". ") : (answer ?? ""), names);
 }

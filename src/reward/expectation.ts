@@ -118,6 +118,8 @@ export interface ExpectationStep {
   points: { validate: number; verify: number; decline: number };
   /** The step cannot be done: the final answer must decline it (after a read of a `validate` record). */
   refuse?: string;
+  /** With `refuse`: the missing things the final answer must name (the decline rule, decline.ts). */
+  refuseNames?: string[];
 }
 
 export interface Expectation {

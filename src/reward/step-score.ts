@@ -8,10 +8,11 @@
 import type { Site } from "../sandbox/site.ts";
 import type { Resolved } from "./bindings.ts";
 import { bindingsUsed } from "./bindings.ts";
+import { judgeStepDecline } from "./decline.ts";
 import { type CallEffect, setterOf } from "./effects.ts";
 import type { EntityRef, Expectation, ExpectationStep } from "./expectation.ts";
 import type { Progress, StepProgress } from "./progress.ts";
-import { identities, readIsAbout } from "./reads.ts";
+import { identities, isDecisiveSearch, readIsAbout } from "./reads.ts";
 import type { Component, ScoredCall } from "./score.ts";
 import type { StateVerdict } from "./verdict.ts";
 
@@ -26,6 +27,8 @@ export interface StepScoreInput {
   initial: Site;
   final: Site;
   answered: boolean;
+  /** The agent's final answer (a declined step is judged on it by the decline rule). */
+  finalMessage: string | null;
 }
 
 export interface StepScore {
@@ -81,7 +84,11 @@ function judgeStep(input: StepScoreInput, step: ExpectationStep, n: number): Jud
         .some((c) => c.ok && c.effect === "read" && readIsAbout(c, ids))
     );
   };
-  const validated = first >= 0 && about(0, first, step.validate);
+  // A declined step is also validated by a search that names what is missing and finds nothing.
+  const decisive = calls.some(
+    (c) => refusal && c.ok && c.effect === "read" && isDecisiveSearch(c, step.refuseNames ?? []),
+  );
+  const validated = first >= 0 && (about(0, first, step.validate) || decisive);
   const changed = results.flatMap((f) => (f.recordId ? [{ table: f.table, id: f.recordId }] : []));
   const verified = !refusal && setters.length > 0 && about(last + 1, calls.length, changed);
   const components: Component[] = [
@@ -115,7 +122,10 @@ function judgeStep(input: StepScoreInput, step: ExpectationStep, n: number): Jud
   return { components, holds: false, failure };
 }
 
-/** A step that cannot be done holds when the final answer came, after a read, and its records are untouched. */
+/**
+ * A step that cannot be done holds when the final answer declines it by the decline rule (naming what is
+ * missing, saying it cannot be done, claiming no success about it), after a read, with its records untouched.
+ */
 function declineStep(
   input: StepScoreInput,
   step: ExpectationStep,
@@ -126,13 +136,15 @@ function declineStep(
   const touched = input.verdict.collateral.some((c) =>
     step.validate.some((r) => r.table === c.change.table && r.id === c.change.id),
   );
-  const holds = input.answered && validated && !touched;
+  const answer = judgeStepDecline(input.finalMessage, step.refuseNames ?? []);
+  const declined = input.answered && answer.ok;
+  const holds = declined && validated && !touched;
   components.unshift({
     group: "R1",
     label: `step ${n}: decline what cannot be done`,
     points: holds ? step.points.decline : 0,
     max: step.points.decline,
-    detail: `${input.answered ? "answered" : "no final answer"}; ${validated ? "looked first" : "declined without reading what the step names"}; ${touched ? "changed what it names" : "left it unchanged"} (it cannot be done: ${step.refuse})`,
+    detail: `${input.answered ? (answer.ok ? "the answer declines it" : answer.problems.join(", ")) : "no final answer"}; ${validated ? "looked first" : "declined without reading what the step names"}; ${touched ? "changed what it names" : "left it unchanged"} (it cannot be done: ${step.refuse})`,
   });
   const failure = holds
     ? null
@@ -140,7 +152,9 @@ function declineStep(
       ? "no_final_answer"
       : touched
         ? "collateral_change"
-        : "missing_mutation";
+        : !answer.ok
+          ? "no_decline"
+          : "missing_mutation";
   return { components, holds, failure };
 }
 

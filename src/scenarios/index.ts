@@ -7,8 +7,18 @@
 import { ScenarioNotFoundError, UsageError } from "../errors.ts";
 import type { Scenario } from "./define-scenario.ts";
 import { FAMILIES } from "./families.ts";
+import workflowConfluence from "./workflow-confluence/scenario.ts";
+import workflowCrossProduct from "./workflow-cross-product/scenario.ts";
+import workflowHeldout from "./workflow-heldout/scenario.ts";
+import workflowJira from "./workflow-jira/scenario.ts";
 
-export const SCENARIOS: readonly Scenario[] = [...FAMILIES];
+export const SCENARIOS: readonly Scenario[] = [
+  ...FAMILIES,
+  workflowJira,
+  workflowConfluence,
+  workflowCrossProduct,
+  workflowHeldout,
+];
 
 export function findScenario(id: string): Scenario {
   const scenario = SCENARIOS.find((s) => s.id === id);
@@ -23,12 +33,14 @@ export function findScenario(id: string): Scenario {
 /**
  * Families never trained on, to measure generalisation to unseen task families: one Confluence family
  * whose skills (page ids, parents, order) compose in-family ones, and one cross-product family that asks
- * for a new output form (a rich-text table of a JQL search).
+ * for a new output form (a rich-text table of a JQL search); and the held-out workflow compositions
+ * (pairings of a created record with a family it never feeds in training).
  */
 export const HELD_OUT: readonly string[] = [
   "jira-link-issues-v1",
   "confluence-page-tree-v1",
   "cross-product-status-report-v1",
+  "workflow-heldout-v1",
 ];
 
 export const isHeldOut = (id: string): boolean => HELD_OUT.includes(id);

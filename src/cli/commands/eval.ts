@@ -22,7 +22,7 @@ interface EvalFlags {
   reward: RewardMode;
   out?: string;
   resume: boolean;
-  maxTurns: number;
+  maxTurns?: number;
   tools?: "default" | "rovo" | "mcp-atlassian";
   temperature?: number;
   topP?: number;
@@ -133,9 +133,8 @@ export function registerEval(program: Command): void {
     .option("--resume", "continue the run in --out, skipping episodes already logged", false)
     .option(
       "--max-turns <n>",
-      "model requests per episode at most",
+      "model requests per episode at most (default: each task's own, its call budget + 1)",
       parseIntegerOption("--max-turns", 1, 10_000),
-      50,
     )
     .addOption(
       new Option(
