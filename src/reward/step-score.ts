@@ -8,10 +8,10 @@
 import type { Site } from "../sandbox/site.ts";
 import type { Resolved } from "./bindings.ts";
 import { bindingsUsed } from "./bindings.ts";
+import { judgeStepDecline } from "./decline.ts";
 import { type CallEffect, setterOf } from "./effects.ts";
 import type { EntityRef, Expectation, ExpectationStep } from "./expectation.ts";
 import type { Progress, StepProgress } from "./progress.ts";
-import { judgeStepDecline } from "./decline.ts";
 import { identities, isDecisiveSearch, readIsAbout } from "./reads.ts";
 import type { Component, ScoredCall } from "./score.ts";
 import type { StateVerdict } from "./verdict.ts";
@@ -71,7 +71,19 @@ function judgeStep(input: StepScoreInput, step: ExpectationStep, n: number): Jud
     return s ? [s.index] : [];
   });
   const refusal = step.refuse !== undefined;
-  const first = refusal ? calls.length : setters.length > 0 ? Math.min(...setters) : -1;
+  // The step's first write: the first successful write that changed one of its fields on an existing
+  // record (a transition in two hops starts at the first hop, though the second sets the status), else
+  // the call that set it (a create; a field folded into another step's create is set by its update).
+  const touching = results.flatMap((f) => {
+    const top = f.field.split(".")[0]!;
+    const e = effects.find((x) =>
+      x.changes.some(
+        (c) => c.kind === "updated" && c.table === f.table && c.id === f.recordId && c.fields.includes(top),
+      ),
+    );
+    return e ? [e.index] : [];
+  });
+  const first = refusal ? calls.length : setters.length > 0 ? Math.min(...setters, ...touching) : -1;
   const last = setters.length > 0 ? Math.max(...setters) : calls.length;
   const about = (from: number, to: number, refs: EntityRef[]) => {
     const ids = refs.flatMap((ref) =>
