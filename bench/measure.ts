@@ -1,4 +1,8 @@
-/** Benchmark helpers: time a function over many iterations after a warm-up, and format figures. */
+/**
+ * Benchmark helpers: time a function over many iterations after a warm-up, the CPU time of a server
+ * child process, medians, and formatting figures.
+ */
+import type { ChildProcess } from "node:child_process";
 
 export interface Rate {
   opsPerSec: number;
@@ -33,3 +37,22 @@ export interface BenchRow {
   value: string;
   target?: string;
 }
+
+/** The CPU time (µs) a child server process has used so far (it answers a "cpu" message, see rest-server-process.ts). */
+export function cpuOf(child: ChildProcess): Promise<number> {
+  return new Promise((resolve) => {
+    const listener = (message: unknown) => {
+      if (typeof message !== "object" || message === null || !("cpu" in message)) return;
+      child.off("message", listener);
+      resolve((message as { cpu: number }).cpu);
+    };
+    child.on("message", listener);
+    child.send("cpu");
+  });
+}
+
+export const median = (values: number[]) => {
+  const sorted = [...values].sort((a, b) => a - b);
+  const mid = sorted.length >> 1;
+  return sorted.length % 2 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
+};

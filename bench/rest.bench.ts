@@ -11,7 +11,7 @@
 import { type ChildProcess, fork } from "node:child_process";
 import { fileURLToPath } from "node:url";
 import autocannon from "autocannon";
-import { type BenchRow, fmt } from "./measure.ts";
+import { type BenchRow, cpuOf, fmt, median } from "./measure.ts";
 import { type RestServers, startRestServers } from "./rest-servers.ts";
 
 const CONNECTIONS = 32;
@@ -24,18 +24,6 @@ interface Sample {
   rps: number;
   /** Server CPU µs per request (child process only). */
   cpuPerRequest: number | null;
-}
-
-function cpuOf(child: ChildProcess): Promise<number> {
-  return new Promise((resolve) => {
-    const listener = (message: unknown) => {
-      if (typeof message !== "object" || message === null || !("cpu" in message)) return;
-      child.off("message", listener);
-      resolve((message as { cpu: number }).cpu);
-    };
-    child.on("message", listener);
-    child.send("cpu");
-  });
 }
 
 async function load(url: string, seconds: number, child: ChildProcess | null): Promise<Sample> {
@@ -57,12 +45,6 @@ async function inChildProcess(): Promise<{ servers: Servers; child: ChildProcess
   const servers = await new Promise<Servers>((resolve) => child.once("message", resolve as never));
   return { servers, child };
 }
-
-const median = (values: number[]) => {
-  const sorted = [...values].sort((a, b) => a - b);
-  const mid = sorted.length >> 1;
-  return sorted.length % 2 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
-};
 
 interface CaseFigures {
   ceiling: number;

@@ -3,6 +3,7 @@
  * run; copy them into docs/benchmarks.md). `npm run bench -- <word>` runs only the groups whose name has it.
  */
 import { benchEnvServer } from "./env-server.bench.ts";
+import { benchFleet } from "./fleet.bench.ts";
 import { benchJournal } from "./journal.bench.ts";
 import { benchMcp } from "./mcp.bench.ts";
 import type { BenchRow } from "./measure.ts";
@@ -16,6 +17,7 @@ const groups: [string, () => BenchRow[] | Promise<BenchRow[]>][] = [
   ["Simulated site (in-process)", benchSandbox],
   ["REST facade (loopback)", () => benchRest()],
   ["Env server (loopback)", () => benchEnvServer()],
+  ["Fleet (serve --workers N, loopback)", () => benchFleet()],
   ["MCP (stdio, loopback HTTP)", () => benchMcp()],
   ["Journal (serve --journal, in process)", () => benchJournal()],
   ["Rollouts (openai: vs fake model server)", () => benchRollout()],

@@ -572,6 +572,37 @@ const CASES: Case[] = [
     dialect: "confluence-v1",
     message: /cql/,
   },
+  // A path id that is not a number names nothing: Jira and Confluence v1 answer it as any unknown id
+  // (404 in their own words), never with a 400 (Confluence v2 validates its int64 ids: 400 above).
+  ...[
+    ["GET", "/rest/api/3/issue/ENG-1/comment/abc"],
+    ["GET", "/rest/api/2/issue/ENG-1/comment/abc"],
+  ].map(([method, path]) => ({
+    name: `non-numeric comment id: ${method} ${path}`,
+    method: method!,
+    path: path!,
+    status: 404,
+    dialect: "jira" as const,
+    message: /^Can not find a comment for the id: abc\.$/,
+  })),
+  ...[
+    ["GET", "/wiki/rest/api/content/abc/label", undefined],
+    ["POST", "/wiki/rest/api/content/abc/label", json([{ prefix: "global", name: "x" }])],
+    ["DELETE", "/wiki/rest/api/content/abc/label/x", undefined],
+    ["DELETE", "/wiki/rest/api/content/abc/label?name=x", undefined],
+    ["GET", "/wiki/rest/api/content/abc", undefined],
+    ["PUT", "/wiki/rest/api/content/abc", json({ type: "page", title: "T", version: { number: 2 } })],
+    ["GET", "/wiki/rest/api/content/abc/child/page", undefined],
+    ["GET", "/wiki/rest/api/content/abc/history", undefined],
+  ].map(([method, path, body]) => ({
+    name: `non-numeric v1 content id: ${method} ${path}`,
+    method: method!,
+    path: path!,
+    body,
+    status: 404,
+    dialect: "confluence-v1" as const,
+    message: /^No content found with id: ContentId\{id=abc\}$/,
+  })),
   {
     name: "getAllProjects with a non-numeric recent",
     method: "GET",

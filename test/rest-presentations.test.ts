@@ -57,6 +57,25 @@ describe("Jira REST v2", () => {
     expect(empty.status).toBe(400);
   });
 
+  it("turns a [~accountid:<id>] mention into a mention node and gives it back as wiki markup", async () => {
+    const [priya] = (await call("GET", "/rest/api/3/user/search?query=Priya")).body;
+    const wiki = `[~accountid:${priya.accountId}] please review`;
+    const added = await call("POST", "/rest/api/2/issue/ENG-2/comment", { body: wiki });
+    expect(added.status).toBe(201);
+    expect(added.body.body).toBe(wiki);
+    const v3 = await call("GET", `/rest/api/3/issue/ENG-2/comment/${added.body.id}`);
+    expect(v3.body.body.content[0].content).toEqual([
+      { type: "mention", attrs: { id: priya.accountId, text: `@${priya.displayName}`, accessLevel: "" } },
+      { type: "text", text: " please review" },
+    ]);
+    const edited = await call("PUT", "/rest/api/2/issue/ENG-2", {
+      fields: { description: `h3. Owner\n[~accountid:${priya.accountId}]` },
+    });
+    expect(edited.status).toBe(204);
+    const issue = await call("GET", "/rest/api/3/issue/ENG-2?fields=description");
+    expect(issue.body.fields.description.content[1].content[0].attrs.id).toBe(priya.accountId);
+  });
+
   it("searches with JQL and transitions like v3", async () => {
     const found = await call("GET", "/rest/api/2/search/jql?jql=key%3DENG-1&fields=summary,description");
     expect(found.body.issues.map((i: { key: string }) => i.key)).toEqual(["ENG-1"]);
@@ -189,6 +208,13 @@ describe("Confluence v1 content and spaces", () => {
     expect(spaces.body._links.next).toBe("/rest/api/space?limit=2&start=2");
     const eng = await call("GET", "/wiki/rest/api/space/ENG");
     expect(eng.body).toMatchObject({ key: "ENG", type: "global" });
+    // The v1 document requires SpaceDescription.embeddedContent, and real Confluence sends it (empty).
+    const described = await call("GET", "/wiki/rest/api/space/ENG?expand=description.plain");
+    expect(described.body.description.plain).toEqual({
+      value: expect.any(String),
+      representation: "plain",
+      embeddedContent: [],
+    });
     const users = await call("GET", '/wiki/rest/api/search/user?cql=user.fullname~"priya"');
     expect(users.body.results[0].user.displayName).toMatch(/Priya/);
     const byId = await call(

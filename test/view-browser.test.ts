@@ -3,10 +3,11 @@
  * browser for every page: open a run, filter it, open a failed episode and find its mismatches, compare
  * two runs and open a flipped task, play a task to 1.0 through the generated forms (adding a list item
  * with the page's script), and watch a live env-server session receive a call. Each page is
- * screenshotted into docs/images/view-*.png (shown in docs/view.md). Every page must load with no
- * console error or exception and fetch nothing but the view itself.
+ * screenshotted into a temp folder, or into $VIEW_SCREENSHOTS_DIR when set: `scripts/view-screenshots.sh`
+ * sets it to docs/images to refresh the view-*.png that docs/view.md shows, so a test run never rewrites
+ * them. Every page must load with no console error or exception and fetch nothing but the view itself.
  */
-import { mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -16,7 +17,8 @@ import { type Browser, launchChromium } from "./support/headless-chromium.ts";
 import { packagedChromium } from "./support/packaged-chromium.ts";
 import { writeViewRuns } from "./support/view-runs.ts";
 
-const IMAGES = join(import.meta.dirname, "..", "docs", "images");
+let images: string;
+let root: string;
 const TOKEN = "view-test-token";
 
 let browser: Browser;
@@ -27,13 +29,14 @@ async function shot(name: string) {
   const png = await browser.screenshot(4000);
   expect(png.subarray(1, 4).toString()).toBe("PNG");
   expect(png.length).toBeGreaterThan(10_000);
-  writeFileSync(join(IMAGES, `view-${name}.png`), png);
+  writeFileSync(join(images, `view-${name}.png`), png);
 }
 
 beforeAll(async () => {
   const chromium = packagedChromium();
   if ("missing" in chromium) throw new Error(chromium.missing);
-  const root = mkdtempSync(join(tmpdir(), "atlas-view-browser-"));
+  root = mkdtempSync(join(tmpdir(), "atlas-view-browser-"));
+  images = process.env.VIEW_SCREENSHOTS_DIR ?? join(root, "images");
   await writeViewRuns(join(root, "runs"));
   gym = await startGymServer({ port: 0, seed: 1, token: TOKEN });
   view = await startViewServer({
@@ -44,7 +47,7 @@ beforeAll(async () => {
     envToken: TOKEN,
     now: () => new Date("2026-02-03T04:05:06Z"),
   });
-  mkdirSync(IMAGES, { recursive: true });
+  mkdirSync(images, { recursive: true });
   browser = await launchChromium(chromium);
 });
 
@@ -52,6 +55,7 @@ afterAll(async () => {
   await browser?.close();
   await view?.close();
   await gym?.close();
+  if (root) rmSync(root, { recursive: true, force: true });
 });
 
 describe("atlas-gym view in headless Chromium", () => {

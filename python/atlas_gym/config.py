@@ -42,6 +42,25 @@ class EarlyStoppingSettings:
 
 
 @dataclass(frozen=True)
+class WarmStartSettings:
+    reference_tasks: int
+    skip_index_below: int
+    epochs: float
+    learning_rate: float
+    vocab_size: int
+    size: str
+    scenarios: list[str] | None = None
+
+
+@dataclass(frozen=True)
+class EvaluateSettings:
+    tasks: int
+    k: int
+    temperature: float
+    max_tokens: int
+
+
+@dataclass(frozen=True)
 class TrainConfig:
     model: str
     scenarios: list[str]
@@ -50,7 +69,6 @@ class TrainConfig:
     beta: float
     epsilon: float
     loss_type: str
-    max_turns: int
     max_completion_length: int
     train_tasks: int
     reward_mode: str
@@ -65,14 +83,25 @@ class TrainConfig:
     logging_steps: int
     save_steps: int
     report_to: list[str] = field(default_factory=list)
+    prompt_tools: str = "type_hints"
     # Optional in the schema: absent from the JSON when not set.
     lora: LoraSettings | None = None
     epsilon_high: float | None = None
     early_stopping: EarlyStoppingSettings | None = None
     build_model_if_missing: str | None = None
+    warm_start: WarmStartSettings | None = None
+    evaluate: EvaluateSettings | None = None
+    # Absent: derived from the tasks' own turn limits (train.tool_rounds).
+    max_turns: int | None = None
 
 
-_NESTED = {"lora": LoraSettings, "vllm": VllmSettings, "early_stopping": EarlyStoppingSettings}
+_NESTED = {
+    "lora": LoraSettings,
+    "vllm": VllmSettings,
+    "early_stopping": EarlyStoppingSettings,
+    "warm_start": WarmStartSettings,
+    "evaluate": EvaluateSettings,
+}
 
 
 def _build(cls: type, data: dict[str, Any], path: str) -> Any:

@@ -59,10 +59,10 @@ def check_model(config: TrainConfig, hub_lookup: Callable[[str], None] | None = 
         if not (path / "config.json").exists():
             return [f"model: {config.model} is a directory without config.json (not a saved model)"]
         return []
-    if config.build_model_if_missing:
-        return []
+    if config.build_model_if_missing or config.warm_start:
+        return []  # built (random, or warm-started) before training
     if config.model.startswith((".", "/", "~")) or config.model.count("/") > 1:
-        return [f"model: no directory {config.model} (and build_model_if_missing is not set)"]
+        return [f"model: no directory {config.model} (and neither build_model_if_missing nor warm_start is set)"]
     from huggingface_hub import try_to_load_from_cache
 
     if isinstance(try_to_load_from_cache(config.model, "config.json"), str):

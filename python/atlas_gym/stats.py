@@ -61,6 +61,20 @@ def step_summary(
     }
 
 
+def group_advantages(rewards: Sequence[float], group_size: int, scale: str = "group") -> list[float]:
+    """GRPO's group-relative advantages as TRL computes them (grpo_trainer.py, `scale_rewards`):
+    A_i = r_i − mean of its group, divided by (the group's Bessel std + 1e-4) for "group"; "none" is
+    Dr. GRPO's unscaled difference. A group whose rewards are all equal gets A = 0: no learning signal."""
+    if scale not in ("group", "none"):
+        raise ValueError(f"scale must be 'group' or 'none', got {scale!r}")
+    advantages = []
+    for group in groups(rewards, group_size):
+        mu = sum(group) / len(group)
+        divisor = sample_std(group) + 1e-4 if scale == "group" else 1.0
+        advantages += [(r - mu) / divisor for r in group]
+    return advantages
+
+
 class EarlyStopping:
     """Stops when the mean of the last `window` step mean rewards reaches `threshold` (the paper: 0.95)."""
 

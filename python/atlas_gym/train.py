@@ -30,7 +30,7 @@ from .config import ConfigError, TrainConfig, config_from_json, load_config
 from .preflight import preflight
 from .server_process import EnvServerProcess
 from .stats import EarlyStopping
-from .trl import Ledger, close_all, make_env_class
+from .trl import Ledger, close_all, make_env_class, use_server_tool_schemas
 
 
 @dataclass
@@ -43,13 +43,31 @@ class TrainResult:
     sessions_left_open: int
 
 
-def build_dataset(client: EnvClient, config: TrainConfig):
+def list_tasks(client: EnvClient, config: TrainConfig) -> dict[str, list[dict[str, Any]]]:
+    """The server's listing of each scenario's first `train_tasks` train tasks."""
+    return {s: client.tasks(s, "train", n=config.train_tasks) for s in config.scenarios}
+
+
+def tool_rounds(config: TrainConfig, listed: dict[str, list[dict[str, Any]]]) -> int:
+    """TRL's max_tool_calling_iterations (one number for the run): the config's `max_turns` when given,
+    else the largest turn limit the server states for the dataset's tasks (`max_turns`: the task's call
+    budget + 1, src/agent/turn-limit.ts) less the final answer's turn, so no task is cut off before its
+    call budget is spent."""
+    if config.max_turns is not None:
+        return config.max_turns
+    limits = [task["max_turns"] for tasks in listed.values() for task in tasks]
+    if not limits:
+        raise ConfigError("no train tasks listed: cannot derive max_turns (set it in the config)")
+    return max(limits) - 1
+
+
+def build_dataset(client: EnvClient, config: TrainConfig, listed: dict[str, list[dict[str, Any]]] | None = None):
     """One row per train task, scenarios interleaved, in the columns `atlas-gym export --format trl` writes:
     the opening messages from the server's task listing as the prompt, then what `reset(**row)` reopens the
     task with (plus `environment`, TRL's routing column, when there are several scenarios)."""
     from datasets import Dataset
 
-    listed = {s: client.tasks(s, "train", n=config.train_tasks) for s in config.scenarios}
+    listed = listed if listed is not None else list_tasks(client, config)
     rows = []
     for index in range(config.train_tasks):
         for scenario in config.scenarios:
@@ -83,7 +101,7 @@ def ensure_model(client: EnvClient, config: TrainConfig) -> None:
     print(f"built a tiny random Qwen3 at {config.model} (build_model_if_missing: {config.build_model_if_missing})")
 
 
-def grpo_args(config: TrainConfig, cuda: bool):
+def grpo_args(config: TrainConfig, cuda: bool, rounds: int | None = None):
     from trl import GRPOConfig
 
     return GRPOConfig(
@@ -95,7 +113,7 @@ def grpo_args(config: TrainConfig, cuda: bool):
         loss_type=config.loss_type,
         num_generations=config.num_generations,
         max_completion_length=config.max_completion_length,
-        max_tool_calling_iterations=config.max_turns,
+        max_tool_calling_iterations=rounds if rounds is not None else config.max_turns,
         temperature=config.temperature,
         chat_template_kwargs={"enable_thinking": config.enable_thinking},
         use_vllm=config.vllm.enabled,
@@ -162,14 +180,17 @@ def run(
         EarlyStopping(early.window, early.threshold) if early else None,
         resumed_at=_checkpoint_step(resume),
     )
+    listed = list_tasks(client, config)
     trainer = GRPOTrainer(
         model=config.model,
-        args=grpo_args(config, cuda),
-        train_dataset=build_dataset(client, config),
+        args=grpo_args(config, cuda, tool_rounds(config, listed)),
+        train_dataset=build_dataset(client, config, listed),
         environment_factory=factory,
         peft_config=lora_config(config),
         callbacks=[log],
     )
+    if config.prompt_tools == "server":
+        use_server_tool_schemas(trainer, client, config.scenarios)
     Path(config.output_dir, "train_config.json").write_text(json.dumps(asdict(config), indent=2))
     try:
         if prepare is not None:
@@ -192,6 +213,27 @@ def run(
         sessions_opened=list(ledger.sessions_opened),
         sessions_left_open=left,
     )
+
+
+def run_recipe(config: TrainConfig, client: EnvClient, resume: str | None = None) -> TrainResult:
+    """GRPO, with the learning recipe's stages around it when the config asks for them (recipe.py): the
+    warm start when `model` is missing, and the before/after evaluation."""
+    from . import recipe
+
+    if config.warm_start is not None and not Path(config.model, "config.json").exists():
+        recipe.warm_start_stage(config, client)
+    evaluations = {}
+    record = Path(config.output_dir, recipe.EVALUATION)
+    if config.evaluate is not None:
+        evaluations = json.loads(record.read_text()) if resume and record.exists() else {}
+        if "before" not in evaluations:
+            evaluations["before"] = recipe.evaluate_stage(config, config.model, "before")
+            recipe.write_evaluation(config.output_dir, evaluations)
+    result = run(config, client, resume=resume)
+    if config.evaluate is not None:
+        evaluations["after"] = recipe.evaluate_stage(config, Path(config.output_dir, "final"), "after")
+        recipe.write_evaluation(config.output_dir, evaluations)
+    return result
 
 
 def save_interrupted(trainer, config: TrainConfig) -> None:
@@ -232,7 +274,11 @@ def main(argv: list[str] | None = None) -> int:
     source = parser.add_mutually_exclusive_group(required=True)
     source.add_argument("--config", help="training config (YAML), e.g. configs/qwen3-1.7b.yaml")
     source.add_argument("--config-json", help="the config `atlas-gym train --print-config` prints (validated)")
-    parser.add_argument("--server", help="env server URL; default: start `atlas-gym serve` for this run")
+    parser.add_argument(
+        "--server",
+        help="env server URL (one server, a fleet's from `serve --workers N`, or several comma-separated, "
+        "taken in turn); default: start `atlas-gym serve` for this run",
+    )
     parser.add_argument("--token", default=os.environ.get("ATLAS_GYM_TOKEN"), help="the env server's bearer token")
     parser.add_argument("--resume", help="a checkpoint-N/ or interrupted/ directory of an earlier run")
     args = parser.parse_args(argv)
@@ -253,7 +299,7 @@ def main(argv: list[str] | None = None) -> int:
             server = EnvServerProcess()
             print(f"atlas-gym env server started at {server.url}", flush=True)
         client = EnvClient(args.server or server.url, token=args.token)
-        result = run(config, client, resume=args.resume)
+        result = run_recipe(config, client, args.resume)
         print(
             json.dumps(
                 {"steps": result.steps, "stopped_early_at": result.stopped_early_at, "output_dir": result.output_dir}

@@ -1,6 +1,6 @@
 """The per-step training log (`<output_dir>/training_log.jsonl`) and early stopping, as a transformers
 TrainerCallback. Rewards come from the env server (the ledger the environments fill as TRL asks for
-each rollout's reward); KL and completion length come from TRL's own metrics of the same step.
+each rollout's reward); KL, completion length and the gradient norm come from TRL's own metrics of the same step.
 """
 
 from __future__ import annotations
@@ -16,7 +16,12 @@ from .stats import EarlyStopping, step_summary
 from .trl import Ledger
 
 # TRL metric → log field, taken from the TRL log of the step.
-TRL_FIELDS = {"kl": "kl", "completions/mean_length": "mean_completion_length", "reward": "trl_reward"}
+TRL_FIELDS = {
+    "kl": "kl",
+    "completions/mean_length": "mean_completion_length",
+    "reward": "trl_reward",
+    "grad_norm": "grad_norm",
+}
 
 
 class TrainingLogCallback(TrainerCallback):

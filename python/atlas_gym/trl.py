@@ -176,3 +176,14 @@ def close_all(env_class: type) -> int:
     for env in open_ones:
         env._close()
     return len(open_ones)
+
+
+def use_server_tool_schemas(trainer: Any, client: EnvClient, scenarios: list[str]) -> None:
+    """Makes a GRPOTrainer render each prompt with the env server's own tool schemas (`prompt_tools:
+    server`): exactly what `atlas-gym eval` sends a model and what the warm start trained on, instead of
+    the schemas TRL derives from the typed methods. TRL renders prompts from `_env_tools[name]` (name None
+    for a single environment) and calls the tools through the environments' methods, which stay as they are."""
+    names = list(trainer._env_tools)
+    for name in names:
+        scenario = scenarios[0] if name is None else name
+        trainer._env_tools[name] = client.tools(scenario)

@@ -16,7 +16,10 @@ from atlas_gym.server_process import REPO_ROOT
 CONFIGS = sorted((REPO_ROOT / "configs").glob("*.yaml"))
 
 
-@pytest.mark.parametrize("path", [p for p in CONFIGS if p.name != "tiny-cpu.yaml"], ids=lambda p: p.name)
+CPU_RECIPES = ("tiny-cpu.yaml", "learn-cpu.yaml")
+
+
+@pytest.mark.parametrize("path", [p for p in CONFIGS if p.name not in CPU_RECIPES], ids=lambda p: p.name)
 def test_the_shipped_gpu_recipes_load(path: Path, client):
     config = load_config(path)
     assert config.lora == LoraSettings(r=32, alpha=64, dropout=0.05, target_modules="all-linear")
@@ -29,7 +32,15 @@ def test_the_shipped_gpu_recipes_load(path: Path, client):
 
 
 def test_the_recipes_are_shipped():
-    assert {"qwen3-1.7b.yaml", "qwen3.5-4b.yaml", "tiny-cpu.yaml"} <= {p.name for p in CONFIGS}
+    assert {"qwen3-1.7b.yaml", "qwen3.5-4b.yaml", *CPU_RECIPES} <= {p.name for p in CONFIGS}
+
+
+def test_the_learning_recipe_loads_with_its_stages():
+    config = load_config(REPO_ROOT / "configs" / "learn-cpu.yaml")
+    assert config.warm_start is not None and config.evaluate is not None and config.prompt_tools == "server"
+    assert config.lora is None  # full fine-tuning of the small warm-started model
+    # GRPO and the before/after evaluation use the train tasks the warm start leaves out.
+    assert config.train_tasks == config.evaluate.tasks == config.warm_start.skip_index_below
 
 
 def test_defaults_come_from_the_typescript_schema(tmp_path: Path):
@@ -38,7 +49,7 @@ def test_defaults_come_from_the_typescript_schema(tmp_path: Path):
     config = load_config(path)
     assert (config.num_generations, config.loss_type, config.beta, config.epsilon) == (8, "dapo", 0.0, 0.2)
     assert config.epsilon_high is None and config.lora is None and config.early_stopping is None
-    assert (config.max_turns, config.max_completion_length, config.train_tasks) == (12, 4096, 512)
+    assert (config.max_turns, config.max_completion_length, config.train_tasks) == (None, 4096, 512)
     assert config.learning_rate == 1e-5 and config.report_to == [] and config.build_model_if_missing is None
 
 

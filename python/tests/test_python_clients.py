@@ -216,6 +216,21 @@ def test_pycontribs_comments_and_remote_link(env_server: EnvServerProcess) -> No
     assert [link["object"]["title"] for link in links] == ["Runbook"]
 
 
+def test_pycontribs_mentions_a_person_in_a_comment(env_server: EnvServerProcess) -> None:
+    """`add_comment` posts wiki markup on /rest/api/2: `[~accountid:<id>]` is stored as an ADF mention node
+    (id and "@Display Name", as Jira Cloud does) and read back over v2 as the same markup."""
+    base = site(env_server, "pc-mention")
+    client = pycontribs(base)
+    person = client.search_users(query="Priya")[0]
+    comment = client.add_comment("ENG-1", f"[~accountid:{person.accountId}] please review")
+    stored = rest(base, f"/rest/api/3/issue/ENG-1/comment/{comment.id}")["body"]
+    assert stored["content"][0]["content"] == [
+        {"type": "mention", "attrs": {"id": person.accountId, "text": f"@{person.displayName}", "accessLevel": ""}},
+        {"type": "text", "text": " please review"},
+    ]
+    assert client.comment("ENG-1", comment.id).body == f"[~accountid:{person.accountId}] please review"
+
+
 def test_pycontribs_reads(env_server: EnvServerProcess) -> None:
     base = site(env_server, "pc-reads")
     client = pycontribs(base)

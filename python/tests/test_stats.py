@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from atlas_gym.stats import EarlyStopping, groups, sample_std, step_summary
+from atlas_gym.stats import EarlyStopping, group_advantages, groups, sample_std, step_summary
 
 
 def test_the_reference_vector_group_std():
@@ -13,6 +13,19 @@ def test_the_reference_vector_group_std():
     summary = step_summary([1, 0, 0, 1], group_size=4)
     assert summary["mean_reward"] == 0.5 and summary["std_reward"] == pytest.approx(0.577350, abs=1e-6)
     assert summary["zero_variance_share"] == 0.0 and summary["groups"] == 1
+
+
+def test_grpo_advantages_are_non_zero_when_a_group_differs_and_zero_when_equal():
+    # The test vector: rewards [1,0,0,1] give A = ±0.865875 with group scaling, ±0.5 without (Dr. GRPO).
+    assert group_advantages([1, 0, 0, 1], 4) == pytest.approx([0.865875, -0.865875, -0.865875, 0.865875], abs=1e-6)
+    assert group_advantages([1, 0, 0, 1], 4, scale="none") == pytest.approx([0.5, -0.5, -0.5, 0.5])
+    # One group that differs and one whose rewards are all equal (the flat tiny-cpu run's every group).
+    mixed = group_advantages([0.25, 0.75, 0.6, 0.6], 2)
+    assert mixed[0] < 0 < mixed[1] and mixed[0] == pytest.approx(-mixed[1])
+    assert mixed[2:] == [0.0, 0.0]
+    assert group_advantages([0.0] * 8, 8) == [0.0] * 8 == group_advantages([1.0] * 8, 8, scale="none")
+    with pytest.raises(ValueError, match="scale must be"):
+        group_advantages([1, 0], 2, scale="batch")
 
 
 def test_groups_are_consecutive_runs_of_g_in_sample_order():

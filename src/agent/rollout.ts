@@ -2,8 +2,9 @@
  * runEpisode: the rollout loop. The system prompt and the task prompt open the conversation; the policy
  * answers turn by turn; each tool call in a turn is executed in order on the episode and answered with a
  * tool message. The episode terminates when the policy answers without a tool call, and is truncated
- * when the call budget is spent, max turns are reached or the provider fails. Everything goes on the
- * trace, which is scored; a provider failure is data on the trace, never an exception out of here.
+ * when the call budget is spent, max turns are reached (turn-limit.ts: the task's budget + 1 unless the
+ * caller gives a limit) or the provider fails. Everything goes on the trace, which is scored; a
+ * provider failure is data on the trace, never an exception out of here.
  */
 
 import type { Episode } from "../env/episode.ts";
@@ -11,6 +12,7 @@ import type { RewardMode } from "../reward/score.ts";
 import type { ToolCallResult } from "../tools/tool-call-result.ts";
 import { systemPrompt } from "./system-prompt.ts";
 import { toolMessage, toRequest } from "./tool-calls.ts";
+import { turnLimit } from "./turn-limit.ts";
 import type {
   AnyPolicy,
   ChatMessage,
@@ -22,7 +24,7 @@ import type {
 } from "./types.ts";
 
 export interface RolloutOptions {
-  /** Model requests at most (default 50; the call budget usually ends an episode first). */
+  /** Model requests at most (default: the task's, `turnLimit` in turn-limit.ts: its call budget + 1). */
   maxTurns?: number;
   signal?: AbortSignal;
   /** Model name recorded on the trace (default: the policy's name). */
@@ -33,15 +35,13 @@ export interface RolloutOptions {
   reward?: RewardMode;
 }
 
-export const DEFAULT_MAX_TURNS = 50;
-
 export async function runEpisode(
   episode: Episode,
   policy: AnyPolicy,
   options: RolloutOptions = {},
 ): Promise<EpisodeTrace> {
   const started = performance.now();
-  const maxTurns = options.maxTurns ?? DEFAULT_MAX_TURNS;
+  const maxTurns = turnLimit(episode.expectation, options.maxTurns);
   const sample = options.sample ?? 0;
   const tools = episode.functionTools();
   const view: EpisodeView = {
@@ -109,6 +109,7 @@ export async function runEpisode(
     split: episode.task.split,
     index: episode.task.index,
     level: episode.task.level,
+    ...(episode.task.steps ? { steps: [...episode.task.steps] } : {}),
     sample,
     model: options.model ?? policy.name,
     messages,
@@ -116,6 +117,7 @@ export async function runEpisode(
     calls: [...episode.calls],
     finalMessage,
     expectation: episode.expectation,
+    maxTurns,
     terminated,
     truncated: truncation !== undefined,
     ...(truncation ? { truncation } : {}),

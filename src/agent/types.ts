@@ -3,13 +3,13 @@
  * plus what the provider reported), the Policy interface shared by model providers and scripted
  * policies, and the trace of one episode.
  */
-
 import type { Episode } from "../env/episode.ts";
 import type { Expectation } from "../reward/expectation.ts";
 import type { RewardMode, Score } from "../reward/score.ts";
 import type { Level, Split } from "../scenarios/define-scenario.ts";
 import type { FunctionTool } from "../tools/define-tool.ts";
 import type { ToolCallResult } from "../tools/tool-call-result.ts";
+import type { ProviderErrorType } from "./provider-error-types.ts";
 
 export type Role = "system" | "user" | "assistant" | "tool";
 
@@ -38,8 +38,8 @@ export interface TokenUsage {
 
 /** A provider failure, recorded on the trace (never thrown out of a rollout). */
 export interface PolicyError {
-  /** e.g. "rate_limited", "server_error", "timeout", "connection", "bad_request", "aborted". */
-  type: string;
+  /** What failed (provider-error-types.ts lists each with its meaning). */
+  type: ProviderErrorType;
   message: string;
   /** HTTP status, when the server answered. */
   status?: number;
@@ -114,6 +114,10 @@ export interface TaskPolicy extends Omit<Policy, "next"> {
 /** Whatever the rollout can run: a model policy or a scripted one. */
 export type AnyPolicy = Policy | TaskPolicy;
 
+/**
+ * Why an episode ended without a final answer: its call budget or turn limit ran out (a truncation of
+ * the model's episode, scored on its end state like any other) or the model provider failed (not scored).
+ */
 export type Truncation = "budget" | "max_turns" | "provider_error";
 
 /** One model request in the rollout and the tool calls its answer led to. */
@@ -131,6 +135,8 @@ export interface EpisodeTrace {
   split: Split;
   index: number;
   level: Level;
+  /** Workflow tasks only: the scenario id of each step's family, in order (Task.steps). */
+  steps?: string[];
   /** Sample number (0..k-1) of this task. */
   sample: number;
   model: string;
@@ -140,6 +146,8 @@ export interface EpisodeTrace {
   finalMessage: string | null;
   /** What the task asked for (the reward's Expectation), so reports can show it. */
   expectation?: Expectation;
+  /** The turn limit the episode ran under (turn-limit.ts). */
+  maxTurns: number;
   /** The model answered without a tool call. */
   terminated: boolean;
   truncated: boolean;

@@ -16,6 +16,7 @@ import { registerServe } from "./commands/serve.ts";
 import { registerTasks } from "./commands/tasks.ts";
 import { registerTrain } from "./commands/train.ts";
 import { registerView } from "./commands/view.ts";
+import { addUsageHints } from "./usage-hint.ts";
 
 // Output piped into a reader that stops early (`atlas-gym tasks | head`) ends the command quietly.
 process.stdout.on("error", (error: NodeJS.ErrnoException) => {
@@ -26,8 +27,7 @@ process.stdout.on("error", (error: NodeJS.ErrnoException) => {
 const program = new Command()
   .name("atlas-gym")
   .description("Simulated Jira Cloud and Confluence Cloud for training and evaluating tool-using LLM agents.")
-  .version(VERSION)
-  .showHelpAfterError();
+  .version(VERSION);
 
 registerServe(program);
 registerMcp(program);
@@ -40,6 +40,7 @@ registerTrain(program);
 registerReport(program);
 registerView(program);
 registerDocs(program);
+addUsageHints(program);
 
 try {
   await program.parseAsync(process.argv);

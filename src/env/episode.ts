@@ -7,6 +7,7 @@
  */
 
 import type { Expectation } from "../reward/expectation.ts";
+import type { RulesOff } from "../reward/rules.ts";
 import { type RewardMode, type Score, type ScoredCall, score } from "../reward/score.ts";
 import type { Operation, OperationContext } from "../sandbox/define-operation.ts";
 import { diff, type RecordChange } from "../sandbox/diff.ts";
@@ -21,6 +22,7 @@ import { type FunctionTool, type Tool, toFunctionTool } from "../tools/define-to
 import { executeToolCall } from "../tools/execute-tool.ts";
 import { type ToolCallRequest, type ToolCallResult, toolCallResult } from "../tools/tool-call-result.ts";
 import { taskTools } from "./offered-tools.ts";
+import { createRepeatReads } from "./repeat-reads.ts";
 
 export interface Episode {
   readonly task: Task;
@@ -50,7 +52,8 @@ export interface Episode {
   recordOperation(op: Operation, input: OperationInput | null, result: OperationResult): ToolCallResult;
   /** Records the agent's final answer (a refusal task pays only with one). */
   finish(message: string | null): void;
-  score(mode?: RewardMode): Score;
+  /** The episode's score; `off` turns second-pass rules off (the reward audit's "before" only). */
+  score(mode?: RewardMode, off?: RulesOff): Score;
 }
 
 export interface EpisodeOptions {
@@ -99,6 +102,7 @@ export function createEpisode<E>(
     return result;
   };
   let finalMessage: string | null = null;
+  const repeats = createRepeatReads(offered);
   const episode: Episode = {
     task: task as Task,
     scenario: scenario as Scenario,
@@ -113,7 +117,7 @@ export function createEpisode<E>(
     step(call, tools = offered) {
       return push(
         calls.length < expectation.budget
-          ? executeToolCall(site, tools, call, ctx)
+          ? repeats.answer(site, tools, call, () => executeToolCall(site, tools, call, ctx))
           : overBudget(call, expectation.budget),
       );
     },
@@ -126,7 +130,7 @@ export function createEpisode<E>(
     finish(message) {
       finalMessage = message;
     },
-    score: (mode = "paper") =>
+    score: (mode = "paper", off) =>
       score({
         expectation,
         calls: calls.map((c, i): ScoredCall => ({ ...c, changes: changes[i] ?? [] })),
@@ -136,6 +140,7 @@ export function createEpisode<E>(
         finalMessage,
         knownTools: allToolNames(),
         mode,
+        ...(off ? { off } : {}),
       }),
   };
   return episode;

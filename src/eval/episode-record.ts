@@ -52,8 +52,12 @@ export interface EpisodeRecord {
   split: Split;
   index: number;
   level: Level;
+  /** Workflow tasks only: the scenario id of each step's family, in order. */
+  steps?: string[];
   sample: number;
   model: string;
+  /** The turn limit the episode ran under (absent in records written before it was stored). */
+  max_turns?: number;
   messages: StoredMessage[];
   turns: StoredTurn[];
   calls: StoredCall[];
@@ -77,8 +81,10 @@ const KNOWN = new Set([
   "split",
   "index",
   "level",
+  "steps",
   "sample",
   "model",
+  "maxTurns",
   "messages",
   "turns",
   "calls",
@@ -155,8 +161,10 @@ export function toEpisodeRecord(trace: EpisodeTrace): EpisodeRecord {
     split: trace.split,
     index: trace.index,
     level: trace.level,
+    ...(trace.steps ? { steps: trace.steps } : {}),
     sample: trace.sample,
     model: trace.model,
+    max_turns: trace.maxTurns,
     messages: trace.messages.map((m): StoredMessage => {
       if (m.role === "tool") return { role: "tool", tool_call_id: m.tool_call_id ?? "" };
       return renameKeys(m, snakeCase) as unknown as StoredMessage;
@@ -178,6 +186,25 @@ export function toEpisodeRecord(trace: EpisodeTrace): EpisodeRecord {
 /** The episode ended because the model provider failed (after its retries), not because of the model. */
 export const isProviderError = (record: Pick<EpisodeRecord, "truncation" | "error">) =>
   record.truncation === "provider_error" && record.error !== undefined;
+
+/**
+ * How an episode ended: `terminated` (a final answer), `budget` or `max_turns` (truncated: its call
+ * budget or turn limit ran out; scored on its end state like any other, and no model error), or
+ * `provider_error` (the provider failed; not scored). `truncated` names a truncation a record leaves
+ * unnamed.
+ */
+export type Ending = "terminated" | "budget" | "max_turns" | "provider_error" | "truncated";
+
+/** The endings that are truncations of the model's episode (scored, counted in results' `truncated`). */
+export const TRUNCATED_ENDINGS: readonly Ending[] = ["budget", "max_turns", "truncated"];
+
+export function endingOf(record: Pick<EpisodeRecord, "terminated" | "truncation" | "error">): Ending {
+  if (isProviderError(record)) return "provider_error";
+  if (record.terminated) return "terminated";
+  return record.truncation === "budget" || record.truncation === "max_turns"
+    ? record.truncation
+    : "truncated";
+}
 
 /**
  * The conversation as it was sent: each tool message with its call's observation as content. Calls

@@ -66,6 +66,27 @@ describe("evaluate with scripted policies", () => {
     expect(existsSync(runFiles(dir).reportMd) && existsSync(runFiles(dir).reportHtml)).toBe(true);
   });
 
+  it("runs each task under its own turn limit unless one is given; truncated episodes are scored and counted", async () => {
+    const { maxTurns: _, ...derived } = base;
+    const dir = tempDir();
+    await evaluate({ dir, config: { ...derived, n: 1, k: 1, model: "policy:reference" } });
+    expect(JSON.parse(readFileSync(runFiles(dir).config, "utf8")).max_turns).toBeNull();
+    const records = readEpisodeLog(runFiles(dir).episodes).episodes;
+    for (const r of records) expect(r.max_turns).toBe((r.expectation as { budget: number }).budget + 1);
+    // Under a limit of 2 the reference (one call a turn) is cut off: truncated, scored, no provider error.
+    const { results } = await run("policy:reference", {
+      config: { ...base, n: 1, k: 1, maxTurns: 2, model: "policy:reference" },
+    });
+    expect(results!.overall).toMatchObject({
+      episodes: 2,
+      episodes_scored: 2,
+      provider_errors: 0,
+      truncated: 2,
+    });
+    expect(results!.overall.truncated_by).toEqual({ budget: 0, max_turns: 2 });
+    expect(results!.overall.pass_rate).toBe(0);
+  });
+
   it.each([
     ["noop", "missing_mutation"],
     ["read-only", "early_stop_after_read"],

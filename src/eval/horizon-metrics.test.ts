@@ -81,6 +81,26 @@ describe("horizon metrics", () => {
     expect(horizonResults(outcomes, 2)).toEqual({ horizons });
   });
 
+  it("counts each horizon's truncated episodes (scored, not provider errors)", () => {
+    const cut = makeWorkflowRecord({
+      scenario: W,
+      index: 7,
+      reward: 0.4,
+      steps: [CREATE, ASSIGN, PAGE],
+      verdicts: [true, true, "missing_mutation"],
+      truncation: "max_turns",
+    });
+    const more = [...WORKFLOW_RUN, cut].map(outcomeOf);
+    const h = horizonResults(more, 2).horizons!;
+    expect(h["3"]).toMatchObject({
+      truncated: 1,
+      truncated_by: { budget: 0, max_turns: 1 },
+      provider_errors: 1,
+    });
+    expect(h["2"]!.truncated).toBe(0);
+    expect(h["3"]!.episodes_with_progress).toBe(horizons!["3"]!.episodes_with_progress + 1);
+  });
+
   it("adds nothing to a single-family run", () => {
     const single = outcomes.filter((o) => !o.workflow);
     expect(horizonResults(single, 2)).toEqual({});

@@ -83,6 +83,8 @@ describe("eval metrics", () => {
       "pass_hat_k",
       "mean_tool_calls",
       "failures",
+      "truncated",
+      "truncated_by",
     ]);
     expect(Object.keys(results.overall.failures)).toEqual([...FAILURE_CODES]);
     expect(FAILURE_CODES.slice(0, 7)).toEqual([...PAPER_FAILURES]);
@@ -119,6 +121,33 @@ describe("eval metrics", () => {
     });
     expect(none.groups).toBeUndefined();
     expect(rows(none).map((r) => r[0])).toEqual([A, B, "overall"]);
+  });
+
+  it("counts truncated episodes apart, scores them and never takes them for provider errors", () => {
+    const ends = [
+      makeTrace({ scenario: A, index: 2, reward: 0.4, passed: false, truncation: "max_turns" }),
+      makeTrace({ scenario: A, index: 3, reward: 0, passed: false, truncation: "budget" }),
+      makeTrace({ scenario: A, index: 4, reward: 0.1, passed: false, truncation: "max_turns" }),
+      makeTrace({
+        scenario: A,
+        index: 5,
+        reward: 0,
+        passed: false,
+        error: { type: "timeout", message: "t" },
+      }),
+    ].map(outcomeOf);
+    expect(ends.map((o) => [o.truncation, o.error])).toEqual([
+      ["max_turns", null],
+      ["budget", null],
+      ["max_turns", null],
+      [undefined, "timeout"],
+    ]);
+    const s = summarize([...outcomes.filter((o) => o.scenario === A), ...ends], 1);
+    expect(s).toMatchObject({ episodes_scored: 7, provider_errors: 1, truncated: 3 });
+    expect(s.truncated_by).toEqual({ budget: 1, max_turns: 2 });
+    // Scored on their end state: their rewards are in the mean with the other episodes'.
+    expect(s.mean_reward).toBeCloseTo((1 + 0.5 + 0.2 + 0 + 0.4 + 0 + 0.1) / 7, 6);
+    expect(summarize(outcomes, 1)).toMatchObject({ truncated: 0, truncated_by: { budget: 0, max_turns: 0 } });
   });
 
   it("reports an empty scenario with nulls rather than NaN", () => {

@@ -9,7 +9,7 @@
  */
 import type { RewardMode, ViolationCode } from "../reward/score.ts";
 import { bootstrapCompare, type Stratum, type TaskRewards } from "./bootstrap.ts";
-import { type EpisodeRecord, isProviderError } from "./episode-record.ts";
+import { type EpisodeRecord, endingOf, isProviderError } from "./episode-record.ts";
 import type { HorizonResults } from "./horizon-metrics.ts";
 import { passHatK } from "./pass-hat-k.ts";
 import type { Provenance } from "./provenance.ts";
@@ -45,6 +45,10 @@ export const FAILURE_CODES = [
 ] as const;
 export type FailureCode = (typeof FAILURE_CODES)[number];
 
+/** The one failure code that is no violation (the others' meanings are in reward/penalties.ts). */
+export const PROVIDER_ERROR_MEANING =
+  "the episode ended on a model-provider failure (its kinds are below): not scored, left out of every other figure, rerun by `--resume`";
+
 /** What the metrics need to know about one episode. */
 export interface EpisodeOutcome {
   taskId: string;
@@ -57,6 +61,10 @@ export interface EpisodeOutcome {
   violations: ViolationCode[];
   /** The provider failure's type, when the episode ended on one (the model was not scored). */
   error: string | null;
+  /** That failure's text and HTTP status, and the retries the episode made (only with `error`). */
+  errorCause?: { message: string; status: number | null; retries: number };
+  /** Set when the episode was truncated (scored on its end state): its call budget or turn limit ran out. */
+  truncation?: "budget" | "max_turns";
   /** Horizon and per-step progress of a workflow episode (absent on single-family ones). */
   workflow?: WorkflowOutcome;
 }
@@ -70,8 +78,23 @@ export const outcomeOf = (record: EpisodeRecord): EpisodeOutcome => ({
   toolCalls: record.calls.length,
   violations: [...new Set(((record.score.violations ?? []) as { code: ViolationCode }[]).map((v) => v.code))],
   error: isProviderError(record) ? (record.error?.type ?? "unknown") : null,
+  ...(isProviderError(record)
+    ? {
+        errorCause: {
+          message: record.error?.message ?? "",
+          status: record.error?.status ?? null,
+          retries: record.retries ?? 0,
+        },
+      }
+    : {}),
+  ...truncationOf(record),
   ...workflowOf(record),
 });
+
+function truncationOf(record: EpisodeRecord): Pick<EpisodeOutcome, "truncation"> {
+  const ending = endingOf(record);
+  return ending === "budget" || ending === "max_turns" ? { truncation: ending } : {};
+}
 
 export interface ScenarioResults {
   episodes: number;
@@ -92,6 +115,12 @@ export interface ScenarioResults {
   mean_tool_calls: number | null;
   /** Episodes showing each failure (an episode counts once per code). */
   failures: Record<FailureCode, number>;
+  /**
+   * Scored episodes truncated by their call budget or turn limit (their own end, not a model error:
+   * scored on their end state like any other), in all and per cause.
+   */
+  truncated: number;
+  truncated_by: { budget: number; max_turns: number };
 }
 
 export interface EvalResults {
@@ -105,6 +134,27 @@ export interface EvalResults {
   groups?: { in_family: ScenarioResults; held_out: ScenarioResults };
   /** When the run holds workflow episodes: the figures per horizon (horizon-metrics.ts). */
   horizons?: Record<string, HorizonResults>;
+  /** When some episodes ended in a provider error: the last of them in the log, with its cause. */
+  last_provider_error?: LastProviderError;
+}
+
+/** The cause of the last provider error of a run: what failed, its text, and how often it was retried. */
+export interface LastProviderError {
+  task_id: string;
+  sample: number;
+  type: string;
+  message: string;
+  status: number | null;
+  /** Retries the episode made (over all its turns) before it gave up. */
+  retries: number;
+}
+
+/** The last outcome (in log order) that ended in a provider error, with its cause; undefined when none did. */
+export function lastProviderError(outcomes: readonly EpisodeOutcome[]): LastProviderError | undefined {
+  const last = outcomes.findLast((o) => o.error !== null);
+  if (!last) return undefined;
+  const cause = last.errorCause ?? { message: "", status: null, retries: 0 };
+  return { task_id: last.taskId, sample: last.sample, type: last.error!, ...cause };
 }
 
 export const round = (x: number) => Math.round(x * 1e6) / 1e6;
@@ -150,10 +200,15 @@ export function summarize(outcomes: readonly EpisodeOutcome[], k: number, label 
   for (const o of scored)
     for (const code of o.violations) if (code in failures) failures[code as FailureCode]++;
   failures.provider_error = outcomes.length - scored.length;
+  const by = (cause: "budget" | "max_turns") => scored.filter((o) => o.truncation === cause).length;
   const counts = {
     episodes: outcomes.length,
     episodes_scored: scored.length,
     provider_errors: outcomes.length - scored.length,
+  };
+  const truncation = {
+    truncated: by("budget") + by("max_turns"),
+    truncated_by: { budget: by("budget"), max_turns: by("max_turns") },
   };
   if (scored.length === 0) {
     return {
@@ -168,6 +223,7 @@ export function summarize(outcomes: readonly EpisodeOutcome[], k: number, label 
       pass_hat_k: null,
       mean_tool_calls: null,
       failures,
+      ...truncation,
     };
   }
   const rewards = scored.map((o) => o.reward);
@@ -193,6 +249,7 @@ export function summarize(outcomes: readonly EpisodeOutcome[], k: number, label 
     pass_hat_k: phk === null ? null : round(phk),
     mean_tool_calls: round(mean(scored.map((o) => o.toolCalls))),
     failures,
+    ...truncation,
   };
 }
 
@@ -227,6 +284,7 @@ export function buildResults({
       k,
       label,
     );
+  const lastError = lastProviderError(outcomes.filter((o) => ids.includes(o.scenario)));
   const groups =
     held.length > 0
       ? {
@@ -253,5 +311,6 @@ export function buildResults({
     ),
     overall: of(ids),
     ...(groups ? { groups } : {}),
+    ...(lastError ? { last_provider_error: lastError } : {}),
   };
 }

@@ -33,7 +33,8 @@ export interface Provenance {
   k: number;
   seed: number;
   reward_mode: string;
-  max_turns: number;
+  /** The run's turn limit; null: each task's own (its call budget + 1, src/agent/turn-limit.ts). */
+  max_turns: number | null;
   scenarios: Record<string, ScenarioProvenance>;
 }
 
@@ -60,7 +61,7 @@ export function provenanceOf(config: EvalConfig, startedAt: Date): Provenance {
     k: config.k,
     seed: config.seed,
     reward_mode: config.reward,
-    max_turns: config.maxTurns,
+    max_turns: config.maxTurns ?? null,
     scenarios: Object.fromEntries(config.scenarios.map((id) => [id, scenarioProvenance(id)])),
   };
 }

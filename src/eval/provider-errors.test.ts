@@ -6,10 +6,10 @@
  */
 import { execFileSync } from "node:child_process";
 import { existsSync, mkdtempSync, readFileSync } from "node:fs";
-import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { deadPort } from "../../test/support/dead-port.ts";
 import {
   type Behaviour,
   type FakeServer,
@@ -50,15 +50,6 @@ function config(model: string, retries: number) {
 }
 
 const results = (dir: string) => JSON.parse(readFileSync(runFiles(dir).results, "utf8")) as EvalResults;
-
-/** A port nothing listens on. */
-async function deadPort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  const { port } = server.address() as { port: number };
-  await new Promise((resolve) => server.close(resolve));
-  return port;
-}
 
 describe("provider failures", () => {
   let server: FakeServer;

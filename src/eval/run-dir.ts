@@ -53,7 +53,8 @@ export const EvalConfig = z.object({
   concurrency: z.number().int().min(1),
   seed: z.number().int().min(0),
   reward: z.enum(REWARD_MODES),
-  maxTurns: z.number().int().min(1),
+  /** Model requests per episode at most; absent: each task's own limit (src/agent/turn-limit.ts). */
+  maxTurns: z.number().int().min(1).optional(),
   /** Which tool names and argument shapes the model is offered (rewards are the same for every set). */
   tools: z.enum(TOOL_SET_NAMES as unknown as [ToolSetName, ...ToolSetName[]]).default("default"),
   /** Model provider settings (see createPolicy); absent ones take the provider's defaults. */
@@ -94,7 +95,7 @@ export function readRunFile(dir: string): { config: EvalConfig; provenance: Prov
     concurrency: file.concurrency,
     seed: file.seed,
     reward: file.reward_mode,
-    maxTurns: file.max_turns,
+    maxTurns: file.max_turns ?? undefined,
     tools: file.tools,
     provider: renameKeys(file.provider ?? {}, camelCase),
   });

@@ -49,7 +49,8 @@ export interface RunEpisodesOptions {
   /** Model name recorded on each trace. */
   model: string;
   reward: RewardMode;
-  maxTurns: number;
+  /** The run's turn limit (absent: each task's own, src/agent/turn-limit.ts). */
+  maxTurns?: number;
   concurrency: number;
   /** The tool set episodes offer (default: the default catalogue). */
   toolSet?: ToolSetName;

@@ -31,14 +31,14 @@ export function executeOperation(
   try {
     const params = parseOrThrow(op, op.params, input.params, "params");
     const body = op.body ? parseOrThrow(op, op.body, input.body, "body") : undefined;
-    const run = (target: Site) => op.handler(target, { params, body }, ctx);
+    // No named closure per call here: tsx (keepNames) wraps each one in a `__name` call.
     const answer =
       op.effect === "write"
         ? site.transact((draft) => {
             draft.tick(WRITE_TICK_MS);
-            return run(draft);
+            return op.handler(draft, { params, body }, ctx);
           })
-        : run(site);
+        : op.handler(site, { params, body }, ctx);
     if (answer instanceof Reply) return { ok: true, status: answer.status, body: answer.body, headers: {} };
     return { ok: true, status: op.status, body: answer, headers: {} };
   } catch (error) {

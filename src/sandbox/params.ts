@@ -5,7 +5,15 @@
  */
 import { z } from "zod";
 
-const toBoolean = (v: unknown) => (v === "true" ? true : v === "false" ? false : v);
+/**
+ * A boolean query parameter as Jira reads it (a Java `boolean` parameter, parsed by `Boolean.valueOf`):
+ * `true` in any case is true and every other string (`false`, `yes`, `1`, empty) is false; of a repeated
+ * parameter the first value counts. Booleans from tools pass as they are; other JSON values stay invalid.
+ */
+const toBoolean = (v: unknown) => {
+  const first = Array.isArray(v) && v.length > 0 && v.every((item) => typeof item === "string") ? v[0] : v;
+  return typeof first === "string" ? first.toLowerCase() === "true" : first;
+};
 const toList = (v: unknown) => {
   const items = Array.isArray(v) ? v : typeof v === "string" ? [v] : v;
   if (!Array.isArray(items)) return items;
@@ -22,15 +30,30 @@ const toList = (v: unknown) => {
 /** An integer query parameter; chain `.min()` / `.max()` for bounds. */
 export const qInt = () => z.coerce.number<unknown>().int();
 
-/** A boolean query parameter (`true` / `false`). */
+/** A boolean query parameter, read leniently as Jira reads it (see toBoolean); never a 400. */
 export const qBool = () => z.preprocess(toBoolean, z.boolean());
 
 /** A list query parameter: repeated, comma-separated, or a JSON array. */
 export const qList = <T extends z.ZodType>(item: T) => z.preprocess(toList, z.array(item));
 
-/** A numeric id in a path or query (Confluence ids are int64 in paths, strings in bodies). */
+/**
+ * A record id in a Jira or Confluence v1 path, looked up as given: those APIs answer an id that is not a
+ * number (`comment/abc`, `content/abc/label`) as they answer one that names nothing, with their own 404
+ * from the lookup, never a 400. Confluence v2 validates its int64 path ids instead (numericId).
+ */
+export const lookupId = () =>
+  z.preprocess((v) => (typeof v === "number" ? String(v) : v), z.string().min(1, "is required"));
+
+const NUMERIC = /^\d+$/;
+
+/** Whether an id is a string of digits (Confluence's int64 ids as they travel). */
+export function isNumericId(id: string): boolean {
+  return NUMERIC.test(id);
+}
+
+/** A numeric id in a path or query (Confluence v2 ids are int64 in paths, strings in bodies). */
 export const numericId = () =>
   z.preprocess(
     (v) => (typeof v === "number" ? String(v) : v),
-    z.string().regex(/^\d+$/, "must be a numeric id"),
+    z.string().regex(NUMERIC, "must be a numeric id"),
   );

@@ -14,6 +14,7 @@ import { toFunctionTool } from "../tools/define-tool.ts";
 import { VERSION } from "../version.ts";
 import { EnvRequestError } from "./errors.ts";
 import { addLiveRoutes } from "./live-routes.ts";
+import { stepsOf, taskLimits } from "./open-session.ts";
 import { errorResponse, tokenAuth } from "./protocol.ts";
 import { addSessionRoutes } from "./session-routes.ts";
 import type { SessionStore } from "./sessions.ts";
@@ -43,7 +44,8 @@ export function createEnvApp({ sessions, tasks = createTaskSource(), token }: En
   );
 
   app.get("/health", (c) => c.json({ status: "ok", version: VERSION, sessions: sessions.size }));
-  app.use("/v1/*", tokenAuth(token));
+  // Without a token there is nothing to check (and no middleware hop on every call).
+  if (token) app.use("/v1/*", tokenAuth(token));
 
   app.get("/v1/scenarios", (c) =>
     c.json(
@@ -86,7 +88,8 @@ export function createEnvApp({ sessions, tasks = createTaskSource(), token }: En
           level: t.level,
           prompt: t.prompt,
           messages: openingMessages(episode),
-          max_tool_calls: episode.expectation.budget,
+          ...taskLimits(episode),
+          ...stepsOf(episode),
         };
       }),
     });

@@ -59,6 +59,10 @@ describe("env server catalogue", () => {
         .body;
       expect(task.messages).toEqual(opened.messages);
       expect(task.max_tool_calls).toBe(opened.limits.max_tool_calls);
+      // The turn limit the server states is the task's own (turn-limit.ts), in the listing and the opening.
+      expect(task.max_turns).toBe(task.max_tool_calls + 1);
+      expect(opened.limits).toEqual({ max_tool_calls: task.max_tool_calls, max_turns: task.max_turns });
+      expect(task).not.toHaveProperty("steps");
       expect(task.messages[1]).toEqual({ role: "user", content: task.prompt });
       await api(url, "DELETE", `/v1/sessions/${opened.session_id}`);
     }

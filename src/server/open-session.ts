@@ -7,7 +7,8 @@
  * the session's own address, for real REST clients that follow them.
  */
 import { openingMessages } from "../agent/system-prompt.ts";
-import { createEpisode } from "../env/episode.ts";
+import { turnLimit } from "../agent/turn-limit.ts";
+import { createEpisode, type Episode } from "../env/episode.ts";
 import type { FunctionTool } from "../tools/define-tool.ts";
 import type { KeyedRequest } from "./idempotency.ts";
 import type { Session, SessionStore } from "./sessions.ts";
@@ -22,10 +23,32 @@ export interface SessionOpening {
   seed: number;
   messages: { role: "system" | "user"; content: string }[];
   tools: FunctionTool[];
-  limits: { max_tool_calls: number };
+  limits: TaskLimits;
+  /** Workflow tasks only: the scenario id of each step's family, in order. */
+  steps?: string[];
   /** Where the session's own site is served over REST. */
   rest_base_url: string;
 }
+
+/**
+ * A task's limits as the server states them (the opening's `limits`, the task listing's fields): its call
+ * budget, and its turn limit by the rule every runner uses (turn-limit.ts), which trainers read rather
+ * than a constant of their own.
+ */
+export interface TaskLimits {
+  max_tool_calls: number;
+  /** Model requests (turns) the episode needs at most: the call budget + 1 for the final answer. */
+  max_turns: number;
+}
+
+export const taskLimits = (episode: Episode): TaskLimits => ({
+  max_tool_calls: episode.expectation.budget,
+  max_turns: turnLimit(episode.expectation),
+});
+
+/** `{ steps }` for a workflow task (spread into the wire shapes that describe a task), else nothing. */
+export const stepsOf = (episode: Episode): { steps?: string[] } =>
+  episode.task.steps ? { steps: [...episode.task.steps] } : {};
 
 /**
  * Opens a session (throws EnvRequestError for a bad request, SessionCapacityError when full).
@@ -59,7 +82,8 @@ export function openSession(
     seed: episode.task.seed,
     messages: openingMessages(episode),
     tools: episode.functionTools(),
-    limits: { max_tool_calls: episode.expectation.budget },
+    limits: taskLimits(episode),
+    ...stepsOf(episode),
     rest_base_url: `${origin}/s/${session.id}`,
   };
   if (keyed) {

@@ -101,6 +101,32 @@ describe("training config", () => {
     );
   });
 
+  it("reads the learning recipe's warm start and evaluation, and checks the warm start's families", () => {
+    const config = parseTrainConfig(
+      "model: m\nscenarios: [jira-transition-v1]\nwarm_start: {epochs: 2}\nevaluate: {}\nprompt_tools: server\n",
+      "c.yaml",
+      KNOWN,
+    );
+    expect(config.warm_start).toEqual({
+      reference_tasks: 100,
+      skip_index_below: 16,
+      epochs: 2,
+      learning_rate: 3e-3,
+      vocab_size: 8192,
+      size: "learn",
+    });
+    expect(config.evaluate).toEqual({ tasks: 16, k: 2, temperature: 1, max_tokens: 256 });
+    expect(config.prompt_tools).toBe("server");
+    expect(parseTrainConfig("model: m\nscenarios: [jira-transition-v1]\n", "c.yaml").prompt_tools).toBe(
+      "type_hints",
+    );
+    const bad =
+      "model: m\nscenarios: [jira-transition-v1]\nwarm_start: {scenarios: [nope, jira-subtask-create-v1]}\n";
+    expect(() => parseTrainConfig(bad, "c.yaml", KNOWN, ["jira-subtask-create-v1"])).toThrow(
+      /warm_start\.scenarios: unknown scenario "nope"[\s\S]*warm_start\.scenarios: "jira-subtask-create-v1" is a held-out family/,
+    );
+  });
+
   it("accepts every recipe shipped in configs/", () => {
     const dir = new URL("../../configs/", import.meta.url);
     const files = readdirSync(dir).filter((f) => f.endsWith(".yaml"));

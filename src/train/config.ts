@@ -35,6 +35,46 @@ export const trainConfigSchema = z
      * that directory is missing: the CPU configuration a new user can run with no download.
      */
     build_model_if_missing: z.literal("tiny-random-qwen3").optional(),
+    /**
+     * Stage 1 of the CPU learning recipe (configs/learn-cpu.yaml), run when `model` is missing: the reference
+     * solutions' traces on the train split (`eval --model policy:reference`), then a supervised warm start of a
+     * random Qwen3 on them (python/atlas_gym/warm_start.py), saved at `model`.
+     */
+    warm_start: z
+      .strictObject({
+        /** Reference episodes per scenario (train split, task indices from 0). */
+        reference_tasks: positiveInt.default(100),
+        /** Tasks with a smaller index are left out of the warm start (GRPO and `evaluate` use them). */
+        skip_index_below: z.number().int().min(0).default(16),
+        /** Families of the warm start's traces; default: `scenarios`. */
+        scenarios: z.array(z.string().min(1)).min(1).optional(),
+        epochs: z.number().positive().default(3),
+        learning_rate: z.number().positive().default(3e-3),
+        vocab_size: z.number().int().min(512).default(8192),
+        /** A size of python/atlas_gym/testing.py's SIZES. */
+        size: z.enum(["tiny", "learn", "small"]).default("learn"),
+      })
+      .optional(),
+    /**
+     * Before/after evaluation: `atlas-gym eval` of the model on the first `tasks` train tasks of each scenario,
+     * served locally (python/atlas_gym/serve_model.py), before GRPO and after it; results in
+     * <output_dir>/eval-before, eval-after and evaluation.json.
+     */
+    evaluate: z
+      .strictObject({
+        tasks: positiveInt.default(16),
+        /** Samples per task. */
+        k: positiveInt.default(2),
+        temperature: z.number().min(0).default(1),
+        /** Completion tokens per model request. */
+        max_tokens: positiveInt.default(256),
+      })
+      .optional(),
+    /**
+     * Tool schemas in the prompt: `type_hints` (TRL's, from the environment's typed methods) or `server` (the
+     * env server's JSON Schemas, exactly what `eval` sends a model and what the warm start trained on).
+     */
+    prompt_tools: z.enum(["type_hints", "server"]).default("type_hints"),
     /** LoRA adapters (peft); omit for full fine-tuning. */
     lora: loraSchema.optional(),
     /** Group size G: completions sampled per prompt. */
@@ -47,8 +87,12 @@ export const trainConfigSchema = z
     /** Upper clip range (DAPO's clip-higher); defaults to epsilon. */
     epsilon_high: z.number().positive().optional(),
     loss_type: z.enum(LOSS_TYPES).default("dapo"),
-    /** Most tool-calling turns per rollout (TRL's max_tool_calling_iterations). */
-    max_turns: positiveInt.default(12),
+    /**
+     * Most tool-calling turns per rollout (TRL's max_tool_calling_iterations). Absent: derived from the
+     * tasks, as eval does (src/agent/turn-limit.ts): the largest `max_turns` the env server states for
+     * the dataset's tasks, less the final answer's turn, so a 5-step workflow is not cut off.
+     */
+    max_turns: positiveInt.optional(),
     /** Tokens of the whole multi-turn completion, tool results included. */
     max_completion_length: positiveInt.default(4096),
     /** Scenario ids to train on (see `atlas-gym tasks --scenario all`). */
@@ -128,18 +172,22 @@ export function parseTrainConfig(
   const problems = parsed.success
     ? []
     : parsed.error.issues.map((issue) => `  ${issue.path.join(".") || "(top level)"}: ${issue.message}`);
-  const scenarios = (raw as { scenarios?: unknown }).scenarios;
-  if (knownScenarios && Array.isArray(scenarios)) {
-    for (const id of scenarios)
-      if (typeof id === "string" && !knownScenarios.includes(id))
-        problems.push(`  scenarios: unknown scenario "${id}" (known: ${knownScenarios.join(", ")})`);
-  }
-  if (Array.isArray(scenarios))
-    for (const id of scenarios)
+  const lists: [string, unknown][] = [
+    ["scenarios", (raw as { scenarios?: unknown }).scenarios],
+    ["warm_start.scenarios", (raw as { warm_start?: { scenarios?: unknown } }).warm_start?.scenarios],
+  ];
+  for (const [path, ids] of lists) {
+    if (!Array.isArray(ids)) continue;
+    for (const id of ids) {
+      if (typeof id !== "string") continue;
+      if (knownScenarios && !knownScenarios.includes(id))
+        problems.push(`  ${path}: unknown scenario "${id}" (known: ${knownScenarios.join(", ")})`);
       if (heldOut.includes(id))
         problems.push(
-          `  scenarios: "${id}" is a held-out family (never trained on, so that eval can measure generalisation to it)`,
+          `  ${path}: "${id}" is a held-out family (never trained on, so that eval can measure generalisation to it)`,
         );
+    }
+  }
   if (problems.length > 0 || !parsed.success)
     throw new UsageError(`${source}: invalid training config:\n${problems.join("\n")}`);
   return parsed.data;

@@ -1,7 +1,7 @@
 /**
  * The trainer's per-step log, `<output_dir>/training_log.jsonl`, written by python/atlas_gym: one JSON
  * object per optimizer step with the reward summary of its GRPO groups (mean/min/max/std, the share of
- * zero-variance groups), KL, tool calls and completion length. Any value may be null (e.g. KL when
+ * zero-variance groups), KL, tool calls, completion length and the gradient norm. Any value may be null (e.g. KL when
  * beta is 0); a malformed line is reported with its line number.
  */
 import { readFileSync } from "node:fs";
@@ -23,6 +23,8 @@ export const trainingStepSchema = z.looseObject({
   kl: metric,
   mean_tool_calls: metric,
   mean_completion_length: metric,
+  /** The gradient norm before clipping (transformers' grad_norm): 0 when no group carried a signal. */
+  grad_norm: metric,
   rolling_mean_reward: metric,
   early_stop: z.boolean().optional(),
 });

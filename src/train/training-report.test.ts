@@ -4,7 +4,7 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { renderSvg } from "../report-kit/vega-svg.ts";
 import { parseTrainingLog, readTrainingLog, summarize } from "./training-log.ts";
-import { fitDomain, metricSpec, trainingReportHtml } from "./training-report.ts";
+import { fitDomain, metricSpec, trainingReportHtml, writeTrainingReport } from "./training-report.ts";
 
 const step = (s: number, mean: number | null, extra: Record<string, unknown> = {}) =>
   JSON.stringify({
@@ -95,5 +95,35 @@ describe("training log and report", () => {
       expect(y).toBeLessThanOrEqual(160);
       expect(value === 0 ? y === 160 : y < 160).toBe(true);
     }
+  });
+
+  it("shows the learning recipe's before/after evaluation and the gradient norm", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "atlas-report-"));
+    writeFileSync(
+      join(dir, "training_log.jsonl"),
+      [step(1, 0.2, { grad_norm: 0 }), step(2, 0.4, { grad_norm: 1.5 })].join("\n"),
+    );
+    const overall = (mean: number, pass: number) => ({
+      episodes: 32,
+      mean_reward: mean,
+      mean_reward_ci: [mean - 0.1, mean + 0.1],
+      pass_rate: pass,
+      pass_rate_ci: [0, pass + 0.2],
+    });
+    writeFileSync(
+      join(dir, "evaluation.json"),
+      JSON.stringify({ before: { overall: overall(0.3, 0.125) }, after: { overall: overall(0.45, 0.25) } }),
+    );
+    await writeTrainingReport(dir);
+    const html = readFileSync(join(dir, "training_report.html"), "utf8");
+    expect(html).toContain(
+      "eval mean reward, before GRPO → after (95% CI)</td><td>0.300 [0.200, 0.400] → 0.450",
+    );
+    expect(html).toContain(
+      "eval pass rate, before GRPO → after (95% CI)</td><td>0.125 [0.000, 0.325] → 0.250",
+    );
+    expect(html).toContain("Gradient norm");
+    writeFileSync(join(dir, "evaluation.json"), JSON.stringify({ before: { overall: { episodes: "x" } } }));
+    await expect(writeTrainingReport(dir)).rejects.toThrow(/evaluation\.json: not an evaluation record/);
   });
 });

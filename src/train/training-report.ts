@@ -1,13 +1,17 @@
 /**
  * The training-dynamics report (`atlas-gym report training <dir>`), like the paper's training figure:
  * mean reward per step inside the band of its groups' min and max, the share of zero-variance groups
- * (no GRPO signal), and KL, tool calls and completion length when logged. Charts are Vega-Lite specs
+ * (no GRPO signal), and KL, tool calls, completion length and gradient norm when logged; with the
+ * learning recipe's `<dir>/evaluation.json` (python/atlas_gym/recipe.py), the `atlas-gym eval` summaries
+ * before GRPO and after it. Charts are Vega-Lite specs
  * rendered to SVG without a browser (src/report-kit/) and inlined, so the HTML file makes no requests.
  */
 
-import { writeFileSync } from "node:fs";
+import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { basename, join, resolve } from "node:path";
 import type { TopLevelSpec } from "vega-lite";
+import { z } from "zod";
+import { UsageError } from "../errors.ts";
 import { esc } from "../report-kit/escape-html.ts";
 import { renderSvg, VEGA_LITE_SCHEMA } from "../report-kit/vega-svg.ts";
 import { readTrainingLog, summarize, type TrainingStep } from "./training-log.ts";
@@ -113,7 +117,11 @@ export function metricSpec(
 const num = (value: number | null, digits = 3) => (value === null ? "–" : value.toFixed(digits));
 
 /** The whole report page for a run directory's log. */
-export async function trainingReportHtml(steps: readonly TrainingStep[], title: string): Promise<string> {
+export async function trainingReportHtml(
+  steps: readonly TrainingStep[],
+  title: string,
+  evaluation?: Evaluation,
+): Promise<string> {
   const specs: TopLevelSpec[] = [
     rewardSpec(steps),
     metricSpec(
@@ -129,6 +137,8 @@ export async function trainingReportHtml(steps: readonly TrainingStep[], title: 
     specs.push(metricSpec(steps, "mean_tool_calls", "Tool calls per rollout", "calls"));
   if (has(steps, "mean_completion_length"))
     specs.push(metricSpec(steps, "mean_completion_length", "Completion length (tokens)", "tokens"));
+  if (has(steps, "grad_norm"))
+    specs.push(metricSpec(steps, "grad_norm", "Gradient norm (0: no group carried a signal)", "norm"));
   const charts = await Promise.all(specs.map(renderSvg));
   const s = summarize(steps);
   const rows: [string, string][] = [
@@ -137,6 +147,7 @@ export async function trainingReportHtml(steps: readonly TrainingStep[], title: 
     ["best rolling mean reward", num(s.bestRollingMean)],
     ["stopped early at step", s.earlyStopStep === null ? "no" : String(s.earlyStopStep)],
     ["mean share of zero-variance groups", num(s.meanZeroVarianceShare)],
+    ...evaluationRows(evaluation),
   ];
   return `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><title>${esc(title)}</title>
@@ -150,6 +161,51 @@ ${charts.map((svg) => `<figure>${svg}</figure>`).join("\n")}
 `;
 }
 
+/** The learning recipe's before/after `atlas-gym eval` summaries (python/atlas_gym/recipe.py writes them). */
+const summarySchema = z.looseObject({
+  episodes: z.number(),
+  mean_reward: z.number().nullable(),
+  mean_reward_ci: z.tuple([z.number(), z.number()]).nullable().optional(),
+  pass_rate: z.number().nullable(),
+  pass_rate_ci: z.tuple([z.number(), z.number()]).nullable().optional(),
+});
+const evaluationSchema = z.looseObject({
+  before: z.looseObject({ overall: summarySchema }).optional(),
+  after: z.looseObject({ overall: summarySchema }).optional(),
+});
+export type Evaluation = z.output<typeof evaluationSchema>;
+
+export const EVALUATION = "evaluation.json";
+
+/** `<dir>/evaluation.json`, or undefined when the run had no before/after evaluation. */
+export function readEvaluation(dir: string): Evaluation | undefined {
+  const path = join(dir, EVALUATION);
+  if (!existsSync(path)) return undefined;
+  const parsed = evaluationSchema.safeParse(JSON.parse(readFileSync(path, "utf8")));
+  if (!parsed.success)
+    throw new UsageError(`${path}: not an evaluation record (${parsed.error.issues[0]?.message})`);
+  return parsed.data;
+}
+
+const withCi = (value: number | null, ci?: [number, number] | null) =>
+  ci ? `${num(value)} [${num(ci[0])}, ${num(ci[1])}]` : num(value);
+
+function evaluationRows(evaluation?: Evaluation): [string, string][] {
+  if (!evaluation?.before && !evaluation?.after) return [];
+  const b = evaluation.before?.overall;
+  const a = evaluation.after?.overall;
+  const side = (x: typeof b, field: "mean_reward" | "pass_rate") =>
+    x ? withCi(x[field], x[field === "mean_reward" ? "mean_reward_ci" : "pass_rate_ci"]) : "–";
+  return [
+    [
+      "eval mean reward, before GRPO → after (95% CI)",
+      `${side(b, "mean_reward")} → ${side(a, "mean_reward")}`,
+    ],
+    ["eval pass rate, before GRPO → after (95% CI)", `${side(b, "pass_rate")} → ${side(a, "pass_rate")}`],
+    ["eval episodes, before / after", `${b?.episodes ?? "–"} / ${a?.episodes ?? "–"}`],
+  ];
+}
+
 /** Writes `<dir>/training_report.html` (or `out`) from `<dir>/training_log.jsonl`; returns its path and steps. */
 export async function writeTrainingReport(
   dir: string,
@@ -157,6 +213,7 @@ export async function writeTrainingReport(
 ): Promise<{ path: string; steps: number }> {
   const steps = readTrainingLog(dir);
   const path = out ?? join(dir, "training_report.html");
-  writeFileSync(path, await trainingReportHtml(steps, `Training dynamics: ${basename(resolve(dir))}`));
+  const title = `Training dynamics: ${basename(resolve(dir))}`;
+  writeFileSync(path, await trainingReportHtml(steps, title, readEvaluation(dir)));
   return { path, steps: steps.length };
 }

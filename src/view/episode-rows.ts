@@ -4,7 +4,7 @@
  * where its line lies in episodes.jsonl. Filtering and paging work on rows only, never on records.
  */
 import type { LineSpan } from "../eval/episode-log.ts";
-import { type EpisodeRecord, isProviderError } from "../eval/episode-record.ts";
+import { type EpisodeRecord, endingOf, TRUNCATED_ENDINGS } from "../eval/episode-record.ts";
 import { type EpisodeOutcome, outcomeOf } from "../eval/metrics.ts";
 
 export interface EpisodeRow {
@@ -16,7 +16,7 @@ export interface EpisodeRow {
   sample: number;
   model: string;
   outcome: EpisodeOutcome;
-  /** How it ended: terminated, budget, max_turns or provider_error. */
+  /** How it ended (episode-record.ts `endingOf`): terminated, budget, max_turns or provider_error. */
   ending: string;
   prompt: string;
   span: LineSpan;
@@ -34,11 +34,7 @@ export function episodeRow(record: EpisodeRecord, span: LineSpan): EpisodeRow {
     sample: record.sample,
     model: record.model,
     outcome: outcomeOf(record),
-    ending: isProviderError(record)
-      ? "provider_error"
-      : record.terminated
-        ? "terminated"
-        : (record.truncation ?? "truncated"),
+    ending: endingOf(record),
     prompt: user?.content ?? "",
     span,
   };
@@ -74,12 +70,15 @@ export function matches(row: EpisodeRow, f: RowFilter): boolean {
   if (f.verdict === "errored" && o.error === null) return false;
   if (f.verdict === "passed" && !(o.passed && o.error === null)) return false;
   if (f.verdict === "failed" && (o.passed || o.error !== null)) return false;
-  if (f.ending && row.ending !== f.ending) return false;
+  if (f.ending && row.ending !== f.ending && !(f.ending === "truncated" && isTruncated(row))) return false;
   if (f.violation && !o.violations.includes(f.violation as never)) return false;
   if (f.error && o.error !== f.error) return false;
   if (f.q && !row.prompt.toLowerCase().includes(f.q.toLowerCase())) return false;
   return true;
 }
+
+/** Truncated by its call budget or turn limit (the `truncated` ending filter takes both). */
+const isTruncated = (row: EpisodeRow) => (TRUNCATED_ENDINGS as readonly string[]).includes(row.ending);
 
 /** The values each filter can take in these rows (for the filter form's choices). */
 export function filterChoices(rows: readonly EpisodeRow[]) {
@@ -87,7 +86,7 @@ export function filterChoices(rows: readonly EpisodeRow[]) {
   return {
     family: sorted(rows.map((r) => r.scenario)),
     level: sorted(rows.map((r) => String(r.level))),
-    ending: sorted(rows.map((r) => r.ending)),
+    ending: sorted(rows.flatMap((r) => (isTruncated(r) ? [r.ending, "truncated"] : [r.ending]))),
     violation: sorted(rows.flatMap((r) => r.outcome.violations)),
     error: sorted(rows.flatMap((r) => (r.outcome.error ? [r.outcome.error] : []))),
   };

@@ -3,6 +3,7 @@
  * and pass rate with their intervals, pass^k), and the episode list — filtered by family, level,
  * verdict, how it ended, violation code and provider error, searched by prompt, one page at a time.
  */
+import { PER_TASK_TURNS } from "../agent/turn-limit.ts";
 import { type ScenarioResults, summarize } from "../eval/metrics.ts";
 import { esc } from "../report-kit/escape-html.ts";
 import { type EpisodeRow, filterChoices, PAGE_SIZE, pageOf, type RowFilter } from "./episode-rows.ts";
@@ -52,7 +53,7 @@ function provenanceList(run: LoadedViewRun): string {
     ["tools", p.tools],
     ["split", `${p.split}${p.n ? `, n = ${p.n}` : ""}, k = ${p.k}, seed ${p.seed}`],
     ["reward mode", p.reward_mode],
-    ["max turns", String(p.max_turns)],
+    ["max turns", String(p.max_turns ?? PER_TASK_TURNS)],
     ["atlas-gym", `${p.atlas_gym_version}${p.git_commit ? ` (commit ${p.git_commit.slice(0, 12)})` : ""}`],
     ["time", `${p.started_at} → ${p.ended_at ?? "not finished"}`],
     [

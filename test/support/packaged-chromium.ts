@@ -1,12 +1,13 @@
 /**
  * Test support: the headless Chromium that `npm ci` brings (the @sparticuz/chromium package ships a
  * brotli-packed chrome-headless-shell for x86_64 Linux, with the NSS/expat libraries and fonts it needs),
- * unpacked once into a versioned folder under the temp dir, so the report test needs nothing installed
- * by hand. CHROMIUM_PATH, when set, names another Chromium binary to use instead.
+ * unpacked once into a versioned folder under the cache directory (see `cacheDir`), not the temp dir, so
+ * the browser tests need nothing installed by hand and leave nothing behind per run. CHROMIUM_PATH, when
+ * set, names another Chromium binary to use instead.
  */
 import { spawnSync } from "node:child_process";
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { homedir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { brotliDecompressSync } from "node:zlib";
@@ -15,6 +16,15 @@ export interface ChromiumInstall {
   executablePath: string;
   /** Environment for the browser process (shared libraries and fonts of the package). */
   env: Record<string, string>;
+}
+
+/**
+ * Where atlas-gym keeps what it unpacks once per machine: `$ATLAS_GYM_CACHE_DIR`, else
+ * `$XDG_CACHE_HOME/atlas-gym`, else `~/.cache/atlas-gym` (the XDG default).
+ */
+export function cacheDir(env: NodeJS.ProcessEnv = process.env, home = homedir()): string {
+  if (env.ATLAS_GYM_CACHE_DIR) return env.ATLAS_GYM_CACHE_DIR;
+  return join(env.XDG_CACHE_HOME || join(home, ".cache"), "atlas-gym");
 }
 
 /** The Chromium to drive, or a message saying why there is none. */
@@ -32,8 +42,11 @@ export function packagedChromium(): ChromiumInstall | { missing: string } {
   const { version } = JSON.parse(readFileSync(join(bin, "..", "package.json"), "utf8")) as {
     version: string;
   };
-  const dir = join(tmpdir(), `atlas-gym-chromium-${version}`);
-  if (!existsSync(join(dir, "chromium"))) unpack(bin, dir);
+  const dir = join(cacheDir(), `chromium-${version}`);
+  if (!existsSync(join(dir, "chromium"))) {
+    mkdirSync(cacheDir(), { recursive: true });
+    unpack(bin, dir);
+  }
   return {
     executablePath: join(dir, "chromium"),
     env: { LD_LIBRARY_PATH: join(dir, "lib"), FONTCONFIG_PATH: dir },

@@ -20,6 +20,8 @@ export interface TraceSpec {
   final?: string;
   observation?: string;
   error?: EpisodeTrace["error"];
+  /** End truncated by the call budget or the turn limit (no final answer). */
+  truncation?: "budget" | "max_turns";
 }
 
 export function makeTrace(spec: TraceSpec = {}): EpisodeTrace {
@@ -60,6 +62,7 @@ export function makeTrace(spec: TraceSpec = {}): EpisodeTrace {
     level: 1,
     sample: spec.sample ?? 0,
     model: "policy:fixture",
+    maxTurns: 9,
     messages: [
       { role: "system", content: "You operate Jira and Confluence through tools." },
       { role: "user", content: "Start work on ENG-1." },
@@ -69,14 +72,15 @@ export function makeTrace(spec: TraceSpec = {}): EpisodeTrace {
         tool_call_id: `call_${i}_0`,
         content: c.observation,
       })),
-      { role: "assistant", content: final },
+      ...(spec.truncation ? [] : [{ role: "assistant" as const, content: final }]),
     ],
     turns: [],
     calls,
-    finalMessage: final,
-    terminated: !spec.error,
-    truncated: Boolean(spec.error),
+    finalMessage: spec.truncation ? null : final,
+    terminated: !spec.error && !spec.truncation,
+    truncated: Boolean(spec.error || spec.truncation),
     ...(spec.error ? { truncation: "provider_error" as const, error: spec.error } : {}),
+    ...(spec.truncation && !spec.error ? { truncation: spec.truncation } : {}),
     score: {
       reward,
       mode: "paper",

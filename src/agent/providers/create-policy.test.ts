@@ -11,7 +11,7 @@ import { tasksFor } from "../../scenarios/frozen.ts";
 import { findScenario } from "../../scenarios/index.ts";
 import { runEpisode } from "../rollout.ts";
 import { recordReference } from "../scripted/replay.ts";
-import { createPolicy, DEFAULT_MODEL_SPEC, LocalModelError } from "./index.ts";
+import { createPolicy, DEFAULT_LOCAL_MODEL, LocalModelError } from "./index.ts";
 import type { LlamaModule } from "./local-llama.ts";
 
 describe("createPolicy", () => {
@@ -52,8 +52,8 @@ describe("createPolicy", () => {
     expect(() => createPolicy("policy:reference", options)).toThrow(why);
   });
 
-  it("defaults to the local Qwen3-1.7B GGUF", () => {
-    expect(DEFAULT_MODEL_SPEC).toBe("local:hf:Qwen/Qwen3-1.7B-GGUF/Qwen3-1.7B-Q8_0.gguf");
+  it("suggests the local Qwen3-1.7B GGUF", () => {
+    expect(`local:${DEFAULT_LOCAL_MODEL}`).toBe("local:hf:Qwen/Qwen3-1.7B-GGUF/Qwen3-1.7B-Q8_0.gguf");
   });
 });
 

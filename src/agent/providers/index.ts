@@ -20,9 +20,6 @@ export { LocalModelError } from "./local-model-error.ts";
 export type { ProviderOptions };
 export { DEFAULT_LOCAL_MODEL };
 
-/** The `--model` used when none is given. */
-export const DEFAULT_MODEL_SPEC = `local:${DEFAULT_LOCAL_MODEL}`;
-
 const EXAMPLES = [
   "openai:http://127.0.0.1:8000/v1#Qwen/Qwen3-8B",
   "raw:http://127.0.0.1:8000/v1#Qwen/Qwen3-8B",

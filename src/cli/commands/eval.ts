@@ -5,6 +5,7 @@
  */
 import { type Command, InvalidArgumentError, Option } from "commander";
 import { scriptedPolicyHelp } from "../../agent/scripted/policy-names.ts";
+import { UsageError } from "../../errors.ts";
 import type { EvalConfig, EvalConfigInput } from "../../eval/run-dir.ts";
 import { REWARD_MODES, type RewardMode } from "../../reward/score.ts";
 import { TOOL_SET_NAMES } from "../../tools/aliases/tool-sets.ts";
@@ -21,7 +22,7 @@ interface EvalFlags {
   reward: RewardMode;
   out?: string;
   resume: boolean;
-  maxTurns: number;
+  maxTurns?: number;
   tools?: "default" | "rovo" | "mcp-atlassian";
   temperature?: number;
   topP?: number;
@@ -55,7 +56,7 @@ function parseJsonObject(value: string): Record<string, unknown> {
 function resolveConfig(
   flags: EvalFlags,
   command: Command,
-  defaults: { model: string; select: (spec: string) => string[] },
+  defaults: { select: (spec: string) => string[] },
   saved: EvalConfig | undefined,
 ): EvalConfigInput {
   const given = (name: string) => command.getOptionValueSource(name) === "cli";
@@ -81,7 +82,7 @@ function resolveConfig(
     apiKeyEnv: pick("apiKeyEnv", flags.apiKeyEnv, saved?.provider.apiKeyEnv),
   };
   return {
-    model: pick("model", flags.model ?? defaults.model, saved?.model),
+    model: pick("model", flags.model, saved?.model) as string,
     scenarios: pick("scenarios", scenarios, saved?.scenarios),
     split: pick("split", flags.split, saved?.split),
     n: pick("n", flags.n, saved?.n),
@@ -106,7 +107,7 @@ export function registerEval(program: Command): void {
     )
     .option(
       "--model <spec>",
-      "openai:<base-url>#<model> | raw:<base-url>#<model> | local:<gguf path or hf:repo/file> | policy:<name> (default: local Qwen3-1.7B GGUF)",
+      "openai:<base-url>#<model> | raw:<base-url>#<model> | local:<gguf path or hf:repo/file> | policy:<name> (required, except with --resume)",
     )
     .option(
       "--scenarios <ids>",
@@ -132,9 +133,8 @@ export function registerEval(program: Command): void {
     .option("--resume", "continue the run in --out, skipping episodes already logged", false)
     .option(
       "--max-turns <n>",
-      "model requests per episode at most",
+      "model requests per episode at most (default: each task's own, its call budget + 1)",
       parseIntegerOption("--max-turns", 1, 10_000),
-      50,
     )
     .addOption(
       new Option(
@@ -162,16 +162,18 @@ export function registerEval(program: Command): void {
     )
     .action(async (flags: EvalFlags, command: Command) => {
       const { selectScenarios } = await import("../../scenarios/index.ts");
-      const { DEFAULT_MODEL_SPEC } = await import("../../agent/providers/index.ts");
       const { defaultRunDir, readRunConfig, runFiles } = await import("../../eval/run-dir.ts");
       const { evaluate, providerErrors } = await import("../../eval/evaluate.ts");
       const { createProgress } = await import("../../eval/progress.ts");
       const { terminalTable } = await import("../../eval/report-md.ts");
 
-      const dir = flags.out ?? defaultRunDir(flags.model ?? DEFAULT_MODEL_SPEC);
+      const { missingModel } = await import("./eval-model.ts");
+      const missing = missingModel(flags);
+      if (missing) throw new UsageError(missing);
+      const dir = flags.out ?? defaultRunDir(flags.model!);
       const saved = flags.resume ? readRunConfig(dir) : undefined;
       const select = (spec: string) => selectScenarios(spec).map((s) => s.id);
-      const defaults = { model: DEFAULT_MODEL_SPEC, select };
+      const defaults = { select };
       const config = resolveConfig(flags, command, defaults, saved);
 
       const controller = new AbortController();

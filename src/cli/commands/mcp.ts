@@ -56,7 +56,10 @@ export function registerMcp(program: Command): void {
         throw new UsageError("--split and --index choose a task of --scenario; add --scenario <id>.");
       const url = bridged ? endpoint(options.server!, options.session!, options.tools) : null;
       const stdio = () => import("../../server/mcp/stdio.ts");
-      if (url) return (await stdio()).bridgeStdio(url, options.token);
+      if (url) {
+        await checkReachable(url, options.token);
+        return (await stdio()).bridgeStdio(url, options.token);
+      }
       const binding = await import("../../server/mcp/mcp-binding.ts");
       const { createEpisode } = await import("../../env/episode.ts");
       const { DEFAULT_BASE_URL } = await import("../../sandbox/fixtures/default-site.ts");
@@ -91,4 +94,18 @@ function endpoint(server: string, session: string, tools: string): URL {
   url.searchParams.set("session", session);
   url.searchParams.set("tools", tools);
   return url;
+}
+
+/** Fails (exit 1, the address in the message) when nothing answers at the server, before relaying anything. */
+async function checkReachable(url: URL, token?: string): Promise<void> {
+  const headers: Record<string, string> = token ? { authorization: `Bearer ${token}` } : {};
+  try {
+    await fetch(new URL("/health", url), { headers, signal: AbortSignal.timeout(10_000) });
+  } catch (error) {
+    const cause = (error as { cause?: { code?: string; message?: string } }).cause;
+    const why = cause?.code ?? cause?.message ?? (error as Error).message;
+    throw new UsageError(
+      `No atlas-gym serve answers at ${url.origin} (${why}); start one with \`atlas-gym serve\` or give its address with --server.`,
+    );
+  }
 }

@@ -1,6 +1,8 @@
 import { execFileSync, spawnSync } from "node:child_process";
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
+import { FIVE_STEPS, fakeWorkflow } from "../../../test/support/fake-workflow.ts";
+import { taskJson } from "./tasks.ts";
 
 const BIN = fileURLToPath(new URL("../../../bin/atlas-gym", import.meta.url));
 
@@ -27,6 +29,14 @@ describe("atlas-gym tasks --json", () => {
         "expected",
       ]);
     }
+  });
+});
+
+describe("tasks --json of a workflow task", () => {
+  it("shows its steps: the family of each step, in order", () => {
+    const json = JSON.parse(JSON.stringify(taskJson(fakeWorkflow().task)));
+    expect(json.steps).toEqual([...FIVE_STEPS]);
+    expect(json.task_id).toBe("workflow-fake-v1/eval/0");
   });
 });
 

@@ -13,7 +13,10 @@ interface TasksOptions {
   freeze: boolean;
 }
 
-/** A task as `tasks --json` prints it: snake_case, `task_id` as in every other file atlas-gym writes. */
+/**
+ * A task as `tasks --json` prints it: snake_case, `task_id` as in every other file atlas-gym writes; a
+ * workflow task carries `steps` (the scenario id of each step's family, in order).
+ */
 export function taskJson({ id, ...rest }: Task): Record<string, unknown> {
   return { task_id: id, ...rest };
 }
@@ -49,7 +52,7 @@ export function registerTasks(program: Command): void {
           console.log(
             options.json
               ? JSON.stringify(taskJson(task))
-              : `${task.id}  level ${task.level}  seed ${task.seed}\n  ${task.prompt}`,
+              : `${task.id}  level ${task.level}  seed ${task.seed}${task.steps ? `  steps ${task.steps.join(" > ")}` : ""}\n  ${task.prompt}`,
           );
         }
       }

@@ -1,6 +1,7 @@
 /**
  * ADF to Jira wiki markup (Jira REST v2's rich text), the inverse of wiki-to-adf.ts for its documented
- * subset. Nodes outside it (tables, panels, mentions, emoji, cards, …) come out as their plain text.
+ * subset. A mention comes out as `[~accountid:<id>]`; nodes outside the subset (tables, panels, emoji,
+ * cards, …) come out as their plain text.
  */
 import type { AdfDocument, AdfNode } from "./types.ts";
 
@@ -52,6 +53,7 @@ function inline(nodes: AdfNode[]): string {
 
 function inlineNode(node: AdfNode): string {
   if (node.type === "hardBreak") return "\n";
+  if (node.type === "mention" && typeof node.attrs?.id === "string") return `[~accountid:${node.attrs.id}]`;
   if (node.type !== "text") return plain(node);
   let value = node.text ?? "";
   const marks = node.marks ?? [];

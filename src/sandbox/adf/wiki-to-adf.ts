@@ -1,8 +1,10 @@
 /**
  * Jira wiki markup (the rich-text format of Jira REST v2) to ADF, for the documented subset:
  * paragraphs (single newlines become hard breaks), headings `h1.`–`h6.`, `*bold*`, `_italic_`,
- * `{{monospace}}`, `{code[:lang]}…{code}`, bullet (`*`) and numbered (`#`) lists with nesting, and links
- * `[text|url]` / `[url]`. Anything else is kept as plain text.
+ * `{{monospace}}`, `{code[:lang]}…{code}`, bullet (`*`) and numbered (`#`) lists with nesting, links
+ * `[text|url]` / `[url]`, and user mentions `[~accountid:<id>]` (a `mention` node whose `text` is
+ * "@<display name>" when the caller knows the account, as Jira Cloud stores it). Anything else is kept as
+ * plain text.
  */
 import type { AdfDocument, AdfNode } from "./types.ts";
 
@@ -12,12 +14,18 @@ const HEADING = /^h([1-6])\.\s+(.*)$/;
 const LIST_ITEM = /^([*#]+)\s+(.*)$/;
 const CODE_OPEN = /^\{code(?::([\w+#.-]+))?[^}]*\}(.*)$/;
 
-export function wikiToAdf(wiki: string): AdfDocument {
+export interface WikiOptions {
+  /** The display name of an account, for a mention's "@Name" text; null when the account is unknown. */
+  displayName?: (accountId: string) => string | null;
+}
+
+export function wikiToAdf(wiki: string, options: WikiOptions = {}): AdfDocument {
+  const inline = (source: string) => merge(parse(source, [], options));
   const lines = wiki.replace(/\r\n?/g, "\n").split("\n");
   const content: AdfNode[] = [];
   let paragraph: string[] = [];
   const flush = () => {
-    if (paragraph.length > 0) content.push(paragraphOf(paragraph));
+    if (paragraph.length > 0) content.push(paragraphOf(paragraph, inline));
     paragraph = [];
   };
   for (let i = 0; i < lines.length; i++) {
@@ -66,7 +74,7 @@ export function wikiToAdf(wiki: string): AdfDocument {
         items.push({ markers: item[1]!, text: item[2]! });
       }
       i--;
-      content.push(...listsOf(items, 1));
+      content.push(...listsOf(items, 1, inline));
       continue;
     }
     if (line.trim() === "") flush();
@@ -76,7 +84,9 @@ export function wikiToAdf(wiki: string): AdfDocument {
   return { type: "doc", version: 1, content };
 }
 
-function paragraphOf(lines: string[]): AdfNode {
+type Inline = (source: string) => AdfNode[];
+
+function paragraphOf(lines: string[], inline: Inline): AdfNode {
   const nodes: AdfNode[] = [];
   lines.forEach((line, i) => {
     if (i > 0) nodes.push({ type: "hardBreak" });
@@ -86,7 +96,7 @@ function paragraphOf(lines: string[]): AdfNode {
 }
 
 /** Consecutive list items at `depth` (marker length) become lists; deeper items nest in the last item. */
-function listsOf(items: { markers: string; text: string }[], depth: number): AdfNode[] {
+function listsOf(items: { markers: string; text: string }[], depth: number, inline: Inline): AdfNode[] {
   const lists: AdfNode[] = [];
   let i = 0;
   while (i < items.length) {
@@ -100,7 +110,7 @@ function listsOf(items: { markers: string; text: string }[], depth: number): Adf
         const nested: typeof items = [];
         while (i < items.length && items[i]!.markers.length > depth) nested.push(items[i++]!);
         const parent = listItems[listItems.length - 1];
-        const lists = listsOf(nested, depth + 1);
+        const lists = listsOf(nested, depth + 1, inline);
         if (parent) parent.content!.push(...lists);
         else listItems.push({ type: "listItem", content: lists });
         continue;
@@ -123,18 +133,23 @@ function listsOf(items: { markers: string; text: string }[], depth: number): Adf
 
 interface InlineRule {
   pattern: RegExp;
-  build: (match: RegExpExecArray, marks: Mark[]) => AdfNode[];
+  build: (match: RegExpExecArray, marks: Mark[], options: WikiOptions) => AdfNode[];
 }
 
 // Emphasis needs a non-word character (or the edge) on the outside and non-space on the inside, as in Jira.
 const RULES: InlineRule[] = [
+  {
+    // A mention takes no text marks in ADF; `accessLevel: ""` is what Jira Cloud stores for it.
+    pattern: /\[~accountid:([^\]\s|]+)\]/i,
+    build: (m, _marks, options) => [mentionOf(m[1]!, options)],
+  },
   {
     pattern: /\{\{(.+?)\}\}/,
     build: (m, marks) => [text(m[1]!, [...marks.filter((k) => k.type === "link"), { type: "code" }])],
   },
   {
     pattern: /\[([^\]|]+)\|([^\]\s]+)\]/,
-    build: (m, marks) => parse(m[1]!, [...marks, { type: "link", attrs: { href: m[2]! } }]),
+    build: (m, marks, options) => parse(m[1]!, [...marks, { type: "link", attrs: { href: m[2]! } }], options),
   },
   {
     pattern: /\[((?:https?|mailto):[^\]\s|]+)\]/,
@@ -142,19 +157,23 @@ const RULES: InlineRule[] = [
   },
   {
     pattern: /(?<![\w*])\*(?=\S)([^*]*?\S)\*(?![\w*])/,
-    build: (m, marks) => parse(m[1]!, [...marks, { type: "strong" }]),
+    build: (m, marks, options) => parse(m[1]!, [...marks, { type: "strong" }], options),
   },
   {
     pattern: /(?<![\w_])_(?=\S)([^_]*?\S)_(?![\w_])/,
-    build: (m, marks) => parse(m[1]!, [...marks, { type: "em" }]),
+    build: (m, marks, options) => parse(m[1]!, [...marks, { type: "em" }], options),
   },
 ];
 
-function inline(source: string): AdfNode[] {
-  return merge(parse(source, []));
+function mentionOf(accountId: string, options: WikiOptions): AdfNode {
+  const name = options.displayName?.(accountId) ?? null;
+  return {
+    type: "mention",
+    attrs: { id: accountId, ...(name === null ? {} : { text: `@${name}` }), accessLevel: "" },
+  };
 }
 
-function parse(source: string, marks: Mark[]): AdfNode[] {
+function parse(source: string, marks: Mark[], options: WikiOptions): AdfNode[] {
   let best: { match: RegExpExecArray; rule: InlineRule } | null = null;
   for (const rule of RULES) {
     const match = rule.pattern.exec(source);
@@ -164,8 +183,8 @@ function parse(source: string, marks: Mark[]): AdfNode[] {
   const { match, rule } = best;
   return [
     ...(match.index > 0 ? [text(source.slice(0, match.index), marks)] : []),
-    ...rule.build(match, marks),
-    ...parse(source.slice(match.index + match[0].length), marks),
+    ...rule.build(match, marks, options),
+    ...parse(source.slice(match.index + match[0].length), marks, options),
   ];
 }
 

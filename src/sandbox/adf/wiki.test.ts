@@ -92,10 +92,52 @@ describe("wikiToAdf", () => {
   });
 });
 
+describe("mentions", () => {
+  const names: Record<string, string> = { "5b10ac8d82e05b22cc7d4ef5": "Priya Raman" };
+  const displayName = (id: string) => names[id] ?? null;
+
+  it("turns [~accountid:<id>] into a mention node with the person's @name, as Jira Cloud stores it", () => {
+    expect(wikiToAdf("[~accountid:5b10ac8d82e05b22cc7d4ef5] please *review*", { displayName })).toEqual(
+      doc(
+        p(
+          {
+            type: "mention",
+            attrs: { id: "5b10ac8d82e05b22cc7d4ef5", text: "@Priya Raman", accessLevel: "" },
+          },
+          t(" please "),
+          t("review", { type: "strong" }),
+        ),
+      ),
+    );
+  });
+
+  it("keeps the id of an account it does not know, any case of the keyword, and no marks on the node", () => {
+    const adf = wikiToAdf("*hi [~AccountId:557058:abc-1]*", { displayName });
+    expect(adf).toEqual(
+      doc(
+        p(t("hi ", { type: "strong" }), { type: "mention", attrs: { id: "557058:abc-1", accessLevel: "" } }),
+      ),
+    );
+    expect(validateAdf(adf)).toBeNull();
+  });
+
+  it("leaves look-alikes as text: the server-only [~username] form, a mention with no id", () => {
+    expect(wikiToAdf("ask [~jsmith] or [~accountid:]")).toEqual(doc(p(t("ask [~jsmith] or [~accountid:]"))));
+  });
+
+  it("renders a mention node back as [~accountid:<id>], and round-trips", () => {
+    const wiki = "cc [~accountid:5b10ac8d82e05b22cc7d4ef5], see *notes*";
+    const adf = wikiToAdf(wiki, { displayName });
+    expect(adfToWiki(adf)).toBe(wiki);
+    expect(wikiToAdf(adfToWiki(adf), { displayName })).toEqual(adf);
+    expect(adfToWiki(doc(p({ type: "mention", attrs: { id: "x1", text: "@Ann" } })))).toBe("[~accountid:x1]");
+  });
+});
+
 describe("adfToWiki", () => {
   it("writes unsupported nodes as their plain text", () => {
     const adf = doc(
-      p(t("hi "), { type: "mention", attrs: { id: "1", text: "@Ann" } }, t(" "), {
+      p(t("hi "), { type: "status", attrs: { text: "DONE" } }, t(" "), {
         type: "emoji",
         attrs: { shortName: ":smile:" },
       }),
@@ -104,7 +146,7 @@ describe("adfToWiki", () => {
         content: [{ type: "tableRow", content: [{ type: "tableCell", content: [p(t("cell"))] }] }],
       },
     );
-    expect(adfToWiki(adf)).toBe("hi @Ann :smile:\n\ncell");
+    expect(adfToWiki(adf)).toBe("hi DONE :smile:\n\ncell");
   });
 
   it("handles an empty document and null", () => {

@@ -1,15 +1,17 @@
 /**
  * Jira REST v2 as a presentation of the v3 operations: the same handlers and state under `/rest/api/2`,
  * with v2's rich-text fields (issue description and environment, comment bodies) as wiki-markup strings
- * in and out, converted to and from the stored ADF, and self links pointing at `/rest/api/2`.
+ * in and out, converted to and from the stored ADF (a `[~accountid:<id>]` mention becomes a mention node
+ * with the person's "@Display Name", and back), and self links pointing at `/rest/api/2`.
  */
 import { adfToWiki } from "../adf/adf-to-wiki.ts";
 import type { AdfDocument } from "../adf/types.ts";
-import { wikiToAdf } from "../adf/wiki-to-adf.ts";
+import { type WikiOptions, wikiToAdf } from "../adf/wiki-to-adf.ts";
 import { jiraError } from "../api-error.ts";
 import type { Operation } from "../define-operation.ts";
 import type { OperationResult } from "../execute.ts";
 import type { Presentation } from "../presentation.ts";
+import type { Site } from "../site.ts";
 
 const V3 = "/rest/api/3/";
 const V2 = "/rest/api/2/";
@@ -34,16 +36,22 @@ export function restV2Presentations(operations: readonly Operation[]): Presentat
       method: op.method,
       path: V2 + op.path.slice(V3.length),
       operation: op,
-      request: (input) => ({ params: input.params, body: wikiBodyToAdf(input.body) }),
+      request: (input, site) => ({ params: input.params, body: wikiBodyToAdf(input.body, site) }),
       response: (result, _site, ctx) =>
         withoutKeys(presentV2(result, ctx.baseUrl), NOT_IN_V2[op.operationId]),
     }));
 }
 
 /** Converts the wiki-markup strings of a v2 request body to ADF, wherever v2 carries rich text. */
-export function wikiBodyToAdf(body: unknown): unknown {
+export function wikiBodyToAdf(body: unknown, site?: Site): unknown {
   if (!isRecord(body)) return body;
   rejectNonStringRichText(body);
+  const options: WikiOptions = {
+    displayName: (accountId) => site?.get("users", accountId)?.displayName ?? null,
+  };
+  // An empty comment stays empty, so the operation answers Jira's "can not be empty"; an empty field is cleared.
+  const commentDoc = (wiki: string) => (wiki.trim() === "" ? "" : wikiToAdf(wiki, options));
+  const fieldDoc = (wiki: string) => (wiki.trim() === "" ? null : wikiToAdf(wiki, options));
   const out: Record<string, unknown> = { ...body };
   if (typeof out.body === "string") out.body = commentDoc(out.body);
   if (isRecord(out.comment) && typeof out.comment.body === "string")
@@ -93,14 +101,12 @@ function rejectNonStringRichText(body: Record<string, unknown>): void {
   if (Object.keys(errors).length > 0) throw jiraError(400, [], errors);
 }
 
-/** An empty string clears a field in v2. */
-function fieldDoc(wiki: string): AdfDocument | null {
-  return wiki.trim() === "" ? null : wikiToAdf(wiki);
-}
-
-/** An empty comment stays empty, so the operation answers Jira's "can not be empty". */
-function commentDoc(wiki: string): AdfDocument | string {
-  return wiki.trim() === "" ? "" : wikiToAdf(wiki);
+/** A v3 request body as a v2 client sends it: every ADF document as wiki markup (the inverse of wikiBodyToAdf). */
+export function adfBodyToWiki(body: unknown): unknown {
+  if (Array.isArray(body)) return body.map(adfBodyToWiki);
+  if (!isRecord(body)) return body;
+  if (isAdfDoc(body)) return adfToWiki(body);
+  return Object.fromEntries(Object.entries(body).map(([key, value]) => [key, adfBodyToWiki(value)]));
 }
 
 /** A v3 answer as v2 gives it: every ADF document as wiki markup, self links on /rest/api/2. */

@@ -145,7 +145,7 @@ describe("v1 label writes, read back through v1 and v2", () => {
     v1Error(site, () => call(site, "removeLabelFromContent", { id: pageId, label: "absent" }), 404, /absent/);
     v1Error(site, () => call(site, "removeLabelFromContent", { id: pageId, label: "a/b" }), 400, /'\/'/);
     v1Error(site, () => call(site, "removeLabelFromContentUsingQueryParameter", { id: pageId }), 400, /name/);
-    v1Error(site, () => call(site, "getLabelsForContent", { id: "abc" }), 400, /numeric/);
+    v1Error(site, () => call(site, "getLabelsForContent", { id: "abc" }), 404, /ContentId\{id=abc\}/);
   });
 });
 

@@ -6,7 +6,7 @@
 import { z } from "zod";
 import { confluenceV1Error } from "../../api-error.ts";
 import { defineOperation, type Operation } from "../../define-operation.ts";
-import { numericId, qInt } from "../../params.ts";
+import { lookupId, numericId, qInt } from "../../params.ts";
 import type { Site } from "../../site.ts";
 import { checkLabelName, checkLabelPrefix, type LabelPrefix, parseLabelRef } from "../label-rules.ts";
 import { requireContent, requirePage } from "../lookup.ts";
@@ -55,7 +55,7 @@ function sortLabels(labels: PageLabel[], sort: (typeof LABEL_SORTS)[number]): Pa
   );
 }
 
-const contentId = () => numericId().describe("The numeric page (content) id; the same as the v2 page id.");
+const contentId = () => lookupId().describe("The numeric page (content) id; the same as the v2 page id.");
 
 /** A v1 LabelArray of a page's labels. */
 function labelArray(baseUrl: string, pageId: string, labels: PageLabel[], start = 0, limit = 200) {

@@ -7,14 +7,21 @@
 import { z } from "zod";
 import { confluenceV1Error } from "../../api-error.ts";
 import type { OperationResult } from "../../execute.ts";
-import { qInt } from "../../params.ts";
+import { lookupId, qInt } from "../../params.ts";
 import type { Presentation } from "../../presentation.ts";
 import type { Site } from "../../site.ts";
 import { getChildPages } from "../operations/page-tree.ts";
 import { createPage, updatePage } from "../operations/page-writes.ts";
 import { getPageById, getPages } from "../operations/pages.ts";
 import { expansions, presentContent, v1List } from "./present-content.ts";
-import { contentNotFound, cursorAt, parseV1, spaceNotFound, v1Failure } from "./v1-request.ts";
+import {
+  contentNotFound,
+  cursorAt,
+  parseV1,
+  requireContentId,
+  spaceNotFound,
+  v1Failure,
+} from "./v1-request.ts";
 
 const paging = {
   start: qInt().pipe(z.number().min(0)).optional(),
@@ -165,7 +172,7 @@ export const createContent: Presentation = {
 };
 
 const byIdParams = z.looseObject({
-  id: z.string().regex(/^\d+$/, "must be a numeric id"),
+  id: lookupId(),
   status: z.string().optional(),
   version: qInt().optional(),
   expand: z.union([z.string(), z.array(z.string())]).optional(),
@@ -179,6 +186,7 @@ export const getContentById: Presentation = {
   operation: getPageById,
   request: (input) => {
     const p = parseV1(byIdParams, input.params, "params");
+    requireContentId(p.id);
     const expand = expansions(p.expand);
     const format = expand.has("body.atlas_doc_format") ? "atlas_doc_format" : "storage";
     return {
@@ -217,7 +225,7 @@ export const updateContent: Presentation = {
   path: "/wiki/rest/api/content/{id}",
   operation: updatePage,
   request: (input, site) => {
-    const { id } = parseV1(byIdParams, input.params, "params");
+    const id = requireContentId(parseV1(byIdParams, input.params, "params").id);
     const body = parseV1(updateBody, input.body, "body");
     if (body.id !== undefined && String(body.id) !== id)
       throw confluenceV1Error(400, `Content id in the body (${body.id}) does not match the path (${id}).`);
@@ -248,7 +256,7 @@ export const updateContent: Presentation = {
 };
 
 const childParams = z.looseObject({
-  id: z.string().regex(/^\d+$/, "must be a numeric id"),
+  id: lookupId(),
   type: z.literal("page", "only child pages are served here (type must be 'page')"),
   parentVersion: qInt().optional(),
   ...paging,
@@ -262,6 +270,7 @@ export const getContentChildrenByType: Presentation = {
   operation: getChildPages,
   request: (input) => {
     const p = parseV1(childParams, input.params, "params");
+    requireContentId(p.id);
     const cursor = cursorAt(p.start ?? 0);
     return { params: { id: p.id, limit: p.limit ?? 25, ...(cursor ? { cursor } : {}) } };
   },

@@ -3,12 +3,13 @@
  * atlassian-python-api reads `lastUpdated.number` here before every page update.
  */
 import { z } from "zod";
+import { lookupId } from "../../params.ts";
 import type { Presentation } from "../../presentation.ts";
 import { getPageById } from "../operations/pages.ts";
 import { presentHistory } from "./present-content.ts";
-import { contentNotFound, parseV1, v1Failure } from "./v1-request.ts";
+import { contentNotFound, parseV1, requireContentId, v1Failure } from "./v1-request.ts";
 
-const params = z.looseObject({ id: z.string().regex(/^\d+$/, "must be a numeric id") });
+const params = z.looseObject({ id: lookupId() });
 
 export const getHistoryForContent: Presentation = {
   operationId: "getHistoryForContent",
@@ -16,7 +17,7 @@ export const getHistoryForContent: Presentation = {
   method: "GET",
   path: "/wiki/rest/api/content/{id}/history",
   operation: getPageById,
-  request: (input) => ({ params: { id: parseV1(params, input.params, "params").id } }),
+  request: (input) => ({ params: { id: requireContentId(parseV1(params, input.params, "params").id) } }),
   response: (result, site, _ctx, input) => {
     const id = String(input.params.id);
     if (!result.ok) return v1Failure(result, contentNotFound(id));

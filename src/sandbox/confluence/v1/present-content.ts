@@ -45,7 +45,8 @@ export function presentV1Space(space: Space, expand: Set<string> = new Set()) {
     type: "global",
     status: "current",
     ...(expand.has("description") || expand.has("description.plain")
-      ? { description: { plain: { value: space.description, representation: "plain" } } }
+      ? // SpaceDescription requires embeddedContent; Confluence sends it empty for a plain description.
+        { description: { plain: { value: space.description, representation: "plain", embeddedContent: [] } } }
       : {}),
     ...(expand.has("homepage")
       ? { homepage: { id: space.homepageId, type: "page", status: "current" } }

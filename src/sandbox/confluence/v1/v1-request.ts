@@ -5,6 +5,7 @@
 import type { z } from "zod";
 import { confluenceV1Error } from "../../api-error.ts";
 import type { OperationResult } from "../../execute.ts";
+import { isNumericId } from "../../params.ts";
 import { encodeCursor } from "../pagination.ts";
 
 /** Parses a v1 request part, or throws v1's 400 naming the first problem. */
@@ -38,4 +39,13 @@ export function cursorAt(start: number): string | undefined {
 }
 
 export const contentNotFound = (id: string) => `No content found with id: ContentId{id=${id}}`;
+
+/**
+ * A content id from a v1 path (parsed with lookupId), checked before the v2 operation sees it: one that
+ * is not numeric names no content, so v1 answers its 404 rather than v2's 400.
+ */
+export function requireContentId(id: string): string {
+  if (!isNumericId(id)) throw confluenceV1Error(404, contentNotFound(id));
+  return id;
+}
 export const spaceNotFound = (key: string) => `No space with key : ${key}`;

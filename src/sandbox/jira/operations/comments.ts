@@ -5,7 +5,7 @@
 import { z } from "zod";
 import { jiraError } from "../../api-error.ts";
 import { defineOperation, type Operation } from "../../define-operation.ts";
-import { numericId, qInt } from "../../params.ts";
+import { lookupId, qInt } from "../../params.ts";
 import type { Site } from "../../site.ts";
 import { insertComment, renderCommentBody, requireCommentBody } from "../comment-body.ts";
 import type { Comment } from "../model.ts";
@@ -109,7 +109,7 @@ export const getComment = defineOperation({
   status: 200,
   params: z.object({
     issueIdOrKey,
-    id: numericId().describe("The comment id, from getComments or addComment."),
+    id: lookupId().describe("The comment id, from getComments or addComment."),
     expand,
   }),
   handler: (site, { params }, ctx) => {

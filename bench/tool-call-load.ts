@@ -1,0 +1,122 @@
+/**
+ * The load of the env-server and fleet benchmarks: a keep-alive HTTP client, and `toolCallRounds`, which
+ * opens `lanes` sessions (not timed), times every lane calling `jira_get_issue` up to its session's
+ * budget at once, closes them, and repeats until `ms` of calls are measured. `distinct` makes each call
+ * of a session read a different issue (no repeated read); otherwise a session reads ENG-1 again and again.
+ * Opening and closing sessions is neither timed nor counted in the server CPU it reports.
+ */
+import { Agent, request } from "node:http";
+
+export const SCENARIO = "jira-transition-v1";
+export const CALL_ARGS = { issueIdOrKey: "ENG-1", fields: ["summary", "status"] };
+
+export type Send = (method: string, path: string, body?: string) => Promise<{ status: number; text: string }>;
+
+export function client(base: string, sockets: number): Send {
+  const { hostname, port } = new URL(base);
+  const agent = new Agent({ keepAlive: true, maxSockets: sockets });
+  const send: Send = (method, path, body = "") =>
+    new Promise((resolve, reject) => {
+      const headers = { "content-type": "application/json", "content-length": Buffer.byteLength(body) };
+      const req = request({ host: hostname, port, method, path, agent, headers }, (res) => {
+        let text = "";
+        res.setEncoding("utf8");
+        res.on("data", (chunk: string) => {
+          text += chunk;
+        });
+        res.on("end", () => resolve({ status: res.statusCode ?? 0, text }));
+      });
+      // A kept-alive socket the server closed while idle: the request never reached it, so send it again
+      // (node's documented pattern for keep-alive races).
+      req.on("error", (error: NodeJS.ErrnoException) =>
+        req.reusedSocket && error.code === "ECONNRESET"
+          ? send(method, path, body).then(resolve, reject)
+          : reject(error),
+      );
+      req.end(body);
+    });
+  return send;
+}
+
+export interface Load {
+  perSecond: number;
+  calls: number;
+  /** Latencies in ms, sorted. */
+  latencies: number[];
+}
+
+export const percentile = (sorted: number[], p: number) =>
+  sorted[Math.min(sorted.length - 1, Math.floor(p * sorted.length))]!;
+
+/** Times one request; anything but 200 (or a tool answer other than ok) fails the benchmark. */
+export async function timed(latencies: number[], call: () => Promise<{ status: number; text: string }>) {
+  const t = performance.now();
+  const { status, text } = await call();
+  latencies.push(performance.now() - t);
+  if (status !== 200 || text.startsWith('{"ok":false'))
+    throw new Error(`benchmark request answered ${status}: ${text.slice(0, 200)}`);
+}
+
+/** `lanes` lanes each sending `body` to `path` for about `ms`. */
+export async function postRounds(
+  send: Send,
+  path: string,
+  body: string,
+  lanes: number,
+  ms: number,
+): Promise<Load> {
+  const latencies: number[] = [];
+  const start = performance.now();
+  const until = start + ms;
+  const counts = await Promise.all(
+    Array.from({ length: lanes }, async () => {
+      let n = 0;
+      for (; performance.now() < until; n++) await timed(latencies, () => send("POST", path, body));
+      return n;
+    }),
+  );
+  const calls = counts.reduce((a, b) => a + b, 0);
+  latencies.sort((a, b) => a - b);
+  return { perSecond: (calls / (performance.now() - start)) * 1000, calls, latencies };
+}
+
+/** The calls' own load; with `cpu` (a server's CPU clock, µs), also the server CPU spent in the timed parts. */
+export async function toolCallRounds(
+  send: Send,
+  lanes: number,
+  ms: number,
+  distinct = false,
+  cpu?: () => Promise<number>,
+): Promise<Load & { cpuUs: number }> {
+  const latencies: number[] = [];
+  let calls = 0;
+  let callMs = 0;
+  let cpuUs = 0;
+  for (let round = 0; callMs < ms; round++) {
+    const sessions = await Promise.all(
+      Array.from({ length: lanes }, async (_, lane) => {
+        const task_id = `${SCENARIO}/eval/${(round + lane) % 12}`;
+        const answer = await send("POST", "/v1/sessions", JSON.stringify({ task_id }));
+        const opened = JSON.parse(answer.text) as { session_id: string; limits: { max_tool_calls: number } };
+        return { sid: opened.session_id, budget: opened.limits.max_tool_calls };
+      }),
+    );
+    const cpuBefore = cpu ? await cpu() : 0;
+    const start = performance.now();
+    await Promise.all(
+      sessions.map(async ({ sid, budget }) => {
+        for (let i = 0; i < budget; i++) {
+          const args = distinct ? { ...CALL_ARGS, issueIdOrKey: `ENG-${i + 1}` } : CALL_ARGS;
+          const body = JSON.stringify({ arguments: args });
+          await timed(latencies, () => send("POST", `/v1/sessions/${sid}/tools/jira_get_issue`, body));
+          calls++;
+        }
+      }),
+    );
+    callMs += performance.now() - start;
+    if (cpu) cpuUs += (await cpu()) - cpuBefore;
+    await Promise.all(sessions.map(({ sid }) => send("DELETE", `/v1/sessions/${sid}`)));
+  }
+  latencies.sort((a, b) => a - b);
+  return { perSecond: (calls / callMs) * 1000, calls, latencies, cpuUs };
+}

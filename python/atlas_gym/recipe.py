@@ -1,0 +1,126 @@
+"""The stages around GRPO in the CPU learning recipe (configs/learn-cpu.yaml), run by `python -m
+atlas_gym.train` when the config has `warm_start` and `evaluate`:
+
+1. reference traces: `atlas-gym eval --model policy:reference --split train` into <output_dir>/reference;
+2. warm start (warm_start.py): SFT of a random Qwen3 on them, saved at the config's `model`;
+3. before: `atlas-gym eval` of the warm-started model on the first `evaluate.tasks` train tasks, the model
+   served locally by serve_model.py (so eval runs its own agent loop, env and rewards, as for any model);
+4. GRPO (train.run), then after: the same evaluation of <output_dir>/final;
+
+and <output_dir>/evaluation.json holds both summaries (the training report shows them beside the curve).
+"""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import threading
+from http.server import ThreadingHTTPServer
+from pathlib import Path
+from typing import Any
+
+from .client import EnvClient
+from .config import TrainConfig
+from .server_process import REPO_ROOT
+
+EVALUATION = "evaluation.json"
+_SUMMARY_KEYS = ("episodes", "mean_reward", "mean_reward_ci", "pass_rate", "pass_rate_ci", "mean_tool_calls")
+
+
+def atlas_gym_eval(args: list[str], out: Path) -> dict[str, Any]:
+    """Runs `atlas-gym eval <args> --out <out>` and returns its results.json; raises with its stderr if it fails."""
+    done = subprocess.run(
+        [str(REPO_ROOT / "bin" / "atlas-gym"), "eval", *args, "--out", str(out)],
+        cwd=REPO_ROOT,
+        capture_output=True,
+        text=True,
+        stdin=subprocess.DEVNULL,
+    )
+    if done.returncode != 0:
+        raise RuntimeError(f"atlas-gym eval {' '.join(args)} exited with {done.returncode}:\n{done.stderr[-2000:]}")
+    return json.loads((out / "results.json").read_text())
+
+
+def warm_start_stage(config: TrainConfig, client: EnvClient) -> dict[str, Any]:
+    """Stages 1 and 2: the reference traces, then the warm-started model at `config.model`."""
+    from .warm_start import read_episodes, warm_start
+
+    settings = config.warm_start
+    assert settings is not None
+    scenarios = settings.scenarios or config.scenarios
+    reference = Path(config.output_dir, "reference")
+    atlas_gym_eval(
+        ["--model", "policy:reference", "--scenarios", ",".join(scenarios), "--split", "train",
+         "--n", str(settings.reference_tasks)],
+        reference,
+    )
+    episodes = read_episodes(reference / "episodes.jsonl", settings.skip_index_below)
+    tools = {s: client.tools(s) for s in scenarios}
+    print(f"warm start: {len(episodes)} reference episodes of {', '.join(scenarios)} -> {config.model}", flush=True)
+    summary = warm_start(
+        episodes,
+        tools,
+        config.model,
+        epochs=settings.epochs,
+        size=settings.size,
+        vocab_size=settings.vocab_size,
+        learning_rate=settings.learning_rate,
+        seed=config.seed,
+    )
+    print(f"warm start: {json.dumps(summary)}", flush=True)
+    return summary
+
+
+def evaluate_stage(config: TrainConfig, model_dir: str | Path, label: str) -> dict[str, Any]:
+    """Stage 3 or 5: `atlas-gym eval` of the model on the first `evaluate.tasks` train tasks of each scenario,
+    into <output_dir>/eval-<label>; returns the overall and per-scenario summaries."""
+    from .serve_model import ModelServer, make_handler
+
+    settings = config.evaluate
+    assert settings is not None
+    name = f"learn-cpu-{label}"
+    server = ModelServer(str(model_dir), name)
+    httpd = ThreadingHTTPServer(("127.0.0.1", 0), make_handler(server))
+    thread = threading.Thread(target=httpd.serve_forever, daemon=True)
+    thread.start()
+    try:
+        results = atlas_gym_eval(
+            [
+                "--model", f"openai:http://127.0.0.1:{httpd.server_port}/v1#{name}",
+                "--scenarios", ",".join(config.scenarios),
+                "--split", "train",
+                "--n", str(settings.tasks),
+                "--k", str(settings.k),
+                "--concurrency", "1",  # the model server answers one request at a time anyway
+                "--seed", str(config.seed),
+                "--reward", config.reward_mode,
+                "--temperature", str(settings.temperature),
+                "--max-tokens", str(settings.max_tokens),
+                # TRL's max_tool_calling_iterations counts tool rounds; eval's --max-turns counts model requests.
+                *(["--max-turns", str(config.max_turns + 1)] if config.max_turns is not None else []),
+            ],
+            Path(config.output_dir, f"eval-{label}"),
+        )
+    finally:
+        httpd.shutdown()
+        httpd.server_close()
+    summary = {
+        "model": str(model_dir),
+        "overall": {k: results["overall"].get(k) for k in _SUMMARY_KEYS},
+        "scenarios": {s: {k: v.get(k) for k in _SUMMARY_KEYS} for s, v in results["scenarios"].items()},
+    }
+    overall = summary["overall"]
+    print(
+        f"evaluation {label}: mean reward {overall['mean_reward']:.3f}, pass rate {overall['pass_rate']:.3f} "
+        f"({overall['episodes']} episodes)",
+        flush=True,
+    )
+    return summary
+
+
+def write_evaluation(output_dir: str | Path, evaluations: dict[str, Any]) -> Path:
+    """<output_dir>/evaluation.json: {before, after} (either may be missing when its stage did not run)."""
+    path = Path(output_dir, EVALUATION)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(json.dumps(evaluations, indent=2))
+    return path
