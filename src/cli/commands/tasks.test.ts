@@ -32,6 +32,27 @@ describe("atlas-gym tasks --json", () => {
   });
 });
 
+describe("atlas-gym tasks of a workflow family", () => {
+  it("lists its tasks, and --json shows each task's steps: the family of each step, in order", () => {
+    const out = execFileSync(BIN, ["tasks", "--scenario", "workflow-jira-v1", "--n", "3", "--json"], {
+      encoding: "utf8",
+    });
+    const tasks = out
+      .trim()
+      .split("\n")
+      .map((line) => JSON.parse(line));
+    expect(tasks.map((t) => t.task_id)).toEqual([0, 1, 2].map((i) => `workflow-jira-v1/eval/${i}`));
+    for (const task of tasks) {
+      expect(task.steps.length).toBeGreaterThanOrEqual(2);
+      expect(task.steps.every((id: string) => /^jira-[a-z-]+-v\d+$/.test(id))).toBe(true);
+    }
+    const text = execFileSync(BIN, ["tasks", "--scenario", "workflow-jira-v1", "--n", "1"], {
+      encoding: "utf8",
+    });
+    expect(text.split("\n")[0]).toContain(`steps ${tasks[0].steps.join(" > ")}`);
+  });
+});
+
 describe("tasks --json of a workflow task", () => {
   it("shows its steps: the family of each step, in order", () => {
     const json = JSON.parse(JSON.stringify(taskJson(fakeWorkflow().task)));
