@@ -3,6 +3,10 @@
 Tool-level failures are data (`ToolResult(ok=False, ...)`); protocol failures raise an `EnvServerError`
 subclass whose message says what went wrong and what to do about it.
 
+One client can use several env servers (a list of URLs, or one comma-separated string): new sessions go
+round them in turn and every later call on a session goes to the server that opened it. A fleet
+(`atlas-gym serve --workers N`) is one URL: it does the same behind its port.
+
 Calls ride through a restart of the server (`serve --journal`, which rebuilds its sessions): when the
 connection is refused or reset, a request is retried with bounded exponential backoff. Each tool call
 carries the session's next call number (`seq`), so a call whose answer was lost in the crash is answered
@@ -20,6 +24,7 @@ import urllib.parse
 import urllib.request
 import uuid
 from dataclasses import dataclass, field
+from collections.abc import Sequence
 from typing import Any
 
 
@@ -98,12 +103,23 @@ class Score:
     mode: str | None = None
 
 
+def env_urls(value: str | Sequence[str]) -> list[str]:
+    """The env-server URLs in a list, or in one string separated by commas (as the verl agent-loop config
+    and `--server` take them)."""
+    parts = value.split(",") if isinstance(value, str) else [str(v) for v in value]
+    urls = [u.strip().rstrip("/") for u in parts if u.strip()]
+    if not urls:
+        raise ValueError(f"No env server URL given (got {value!r}); pass one like http://127.0.0.1:4010")
+    return urls
+
+
 class EnvClient:
-    """Client for one env server. Thread-safe: it holds no connection state, only each session's call count."""
+    """Client for one env server, or several taken in turn (see the module docstring). Thread-safe: it
+    holds no connection state, only each session's call count and home server."""
 
     def __init__(
         self,
-        base_url: str,
+        base_url: str | Sequence[str],
         token: str | None = None,
         timeout: float = 30.0,
         capacity_retries: int = 5,
@@ -112,10 +128,14 @@ class EnvClient:
         restart_backoff: float = 0.25,
         max_backoff: float = 5.0,
     ):
-        parsed = urllib.parse.urlparse(base_url)
-        if parsed.scheme not in ("http", "https") or not parsed.netloc:
-            raise ValueError(f"Env server URL must look like http://127.0.0.1:4010, got {base_url!r}")
-        self.base_url = base_url.rstrip("/")
+        self.base_urls = env_urls(base_url)
+        for url in self.base_urls:
+            parsed = urllib.parse.urlparse(url)
+            if parsed.scheme not in ("http", "https") or not parsed.netloc:
+                raise ValueError(f"Env server URL must look like http://127.0.0.1:4010, got {url!r}")
+        self.base_url = self.base_urls[0]
+        self._home: dict[str, str] = {}
+        self._turn = 0
         self.token = token
         self.timeout = timeout
         self.capacity_retries = capacity_retries
@@ -162,7 +182,17 @@ class EnvClient:
             raise ValueError("create_session needs task_id, or scenario, split and index")
         if seed is not None:
             body["seed"] = seed
-        answer = self._request("POST", "/v1/sessions", body, retry_capacity=True, idempotency_key=_new_key())
+        with self._seq_lock:
+            base = self.base_urls[self._turn % len(self.base_urls)]
+            self._turn += 1
+        answer = self._request(
+            "POST", "/v1/sessions", body, retry_capacity=True, idempotency_key=_new_key(), base=base
+        )
+        if len(self.base_urls) > 1:
+            with self._seq_lock:
+                self._home[answer["session_id"]] = base
+                if len(self._home) > _MAX_TRACKED_SESSIONS:
+                    self._home.pop(next(iter(self._home)))
         limits = answer.get("limits") or {}
         return Session(
             answer["session_id"],
@@ -211,8 +241,9 @@ class EnvClient:
         first attempt's answer was lost to a restart, when the session is gone because it was closed)."""
         with self._seq_lock:
             self._seq.pop(session_id, None)
+            base = self._home.pop(session_id, None)
         try:
-            self._request("DELETE", f"/v1/sessions/{_quote(session_id)}", session_id=session_id)
+            self._request("DELETE", f"/v1/sessions/{_quote(session_id)}", session_id=session_id, base=base)
         except SessionNotFoundError as error:
             if not error.after_retry:
                 raise
@@ -227,12 +258,14 @@ class EnvClient:
         session_id: str | None = None,
         retry_capacity: bool = False,
         idempotency_key: str | None = None,
+        base: str | None = None,
     ) -> Any:
         attempt = 0
         unreachable = 0
+        base = base or (self._home.get(session_id) if session_id else None) or self.base_url
         while True:
             try:
-                return self._send(method, path, body, idempotency_key)
+                return self._send(method, path, body, base, idempotency_key)
             except ServerUnreachableError:
                 # Refused or reset: the server may be restarting (with its journal); retry with backoff.
                 if unreachable >= self.restart_retries:
@@ -240,15 +273,20 @@ class EnvClient:
                 self._sleep(min(self.restart_backoff * 2**unreachable, self.max_backoff))
                 unreachable += 1
             except _HttpError as error:
+                if error.status == 503 and error.code == "worker_unavailable" and unreachable < self.restart_retries:
+                    # A fleet whose worker for this session is still restarting: as if the server were.
+                    self._sleep(min(self.restart_backoff * 2**unreachable, self.max_backoff))
+                    unreachable += 1
+                    continue
                 if error.status == 429 and retry_capacity and attempt < self.capacity_retries:
                     attempt += 1
                     self._sleep(min(error.retry_after or 1.0, 30.0))
                     continue
-                translated = self._translate(method, path, error, session_id)
+                translated = self._translate(method, path, error, session_id, base)
                 translated.after_retry = unreachable > 0
                 raise translated from None
 
-    def _send(self, method: str, path: str, body: Any, idempotency_key: str | None = None) -> Any:
+    def _send(self, method: str, path: str, body: Any, base: str, idempotency_key: str | None = None) -> Any:
         data = None if body is None else json.dumps(body).encode("utf-8")
         headers = {"accept": "application/json"}
         if idempotency_key is not None:
@@ -258,7 +296,7 @@ class EnvClient:
             headers["content-type"] = "application/json"
         if self.token:
             headers["authorization"] = f"Bearer {self.token}"
-        request = urllib.request.Request(self.base_url + path, data=data, method=method, headers=headers)
+        request = urllib.request.Request(base + path, data=data, method=method, headers=headers)
         try:
             with urllib.request.urlopen(request, timeout=self.timeout) as response:
                 return _parse_json(response.read(), method, path)
@@ -269,11 +307,13 @@ class EnvClient:
         except (urllib.error.URLError, ConnectionError, TimeoutError, OSError) as error:
             reason = getattr(error, "reason", error)
             raise ServerUnreachableError(
-                f"Cannot reach the atlas-gym env server at {self.base_url} ({method} {path}: {reason}). "
+                f"Cannot reach the atlas-gym env server at {base} ({method} {path}: {reason}). "
                 "Is `atlas-gym serve` running at that address?"
             ) from None
 
-    def _translate(self, method: str, path: str, error: _HttpError, session_id: str | None) -> EnvServerError:
+    def _translate(
+        self, method: str, path: str, error: _HttpError, session_id: str | None, base: str
+    ) -> EnvServerError:
         body = _try_json(error.raw)
         message = body.get("error") if isinstance(body, dict) else None
         code = body.get("code") if isinstance(body, dict) else None
@@ -282,7 +322,7 @@ class EnvClient:
             return SessionNotFoundError(session_id, detail)
         if error.status == 401:
             return AuthenticationError(
-                f"The env server at {self.base_url} refused {method} {path} (HTTP 401): {detail}. "
+                f"The env server at {base} refused {method} {path} (HTTP 401): {detail}. "
                 "Pass the server's --token value as token=... (or --token / ATLAS_GYM_TOKEN).",
                 401,
                 code,
@@ -298,6 +338,8 @@ class _HttpError(Exception):
         self.status = status
         self.raw = raw
         self.retry_after = retry_after
+        body = _try_json(raw)
+        self.code = body.get("code") if isinstance(body, dict) else None
 
 
 def _new_key() -> str:

@@ -1,7 +1,8 @@
 """Starts `atlas-gym serve` (the TypeScript env server) as a child process and stops it cleanly.
 
 Used by `python -m atlas_gym.train` when no --server URL is given, and by the tests, which run against
-the real server. The server prints its URL on start-up; with `--port 0` the OS picks a free port.
+the real server. The server prints its URL on start-up; with `--port 0` (the default) the OS picks a free
+port; a fixed `port` lets a test restart a killed server where its clients expect it.
 """
 
 from __future__ import annotations
@@ -21,11 +22,17 @@ _URL = re.compile(r"https?://[\w.\-\[\]:]+")
 class EnvServerProcess:
     """A running `atlas-gym serve`; use as a context manager or call stop()."""
 
-    def __init__(self, args: list[str] | None = None, repo_root: Path = REPO_ROOT, start_timeout: float = 60.0):
+    def __init__(
+        self,
+        args: list[str] | None = None,
+        repo_root: Path = REPO_ROOT,
+        start_timeout: float = 60.0,
+        port: int = 0,
+    ):
         binary = repo_root / "bin" / "atlas-gym"
         if not binary.exists():
             raise FileNotFoundError(f"{binary} not found: run from an atlas-gym checkout, or pass --server <url>")
-        command = [str(binary), "serve", "--port", "0", *(args or [])]
+        command = [str(binary), "serve", "--port", str(port), *(args or [])]
         self.output: deque[str] = deque(maxlen=200)
         self.process = subprocess.Popen(
             command,

@@ -251,7 +251,11 @@ def main(argv: list[str] | None = None) -> int:
     source = parser.add_mutually_exclusive_group(required=True)
     source.add_argument("--config", help="training config (YAML), e.g. configs/qwen3-1.7b.yaml")
     source.add_argument("--config-json", help="the config `atlas-gym train --print-config` prints (validated)")
-    parser.add_argument("--server", help="env server URL; default: start `atlas-gym serve` for this run")
+    parser.add_argument(
+        "--server",
+        help="env server URL (one server, a fleet's from `serve --workers N`, or several comma-separated, "
+        "taken in turn); default: start `atlas-gym serve` for this run",
+    )
     parser.add_argument("--token", default=os.environ.get("ATLAS_GYM_TOKEN"), help="the env server's bearer token")
     parser.add_argument("--resume", help="a checkpoint-N/ or interrupted/ directory of an earlier run")
     args = parser.parse_args(argv)

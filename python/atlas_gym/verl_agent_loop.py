@@ -12,7 +12,8 @@ model (its error text, as in evaluation and TRL).
 
 verl builds this class for every trajectory, on the AgentLoopWorkers, from the agent-loop config file that
 the export writes (`actor_rollout_ref.rollout.agent.agent_loop_config_path`); its keys (`env_url`: one URL
-or several comma-separated env servers taken in turn, `reward_mode`, `token`) arrive as keyword arguments. The token may also come from ATLAS_GYM_TOKEN (set it in Ray's runtime_env).
+(a single server or a fleet, `serve --workers N`), or several env servers as a list or comma-separated,
+taken in turn, `reward_mode`, `token`) arrive as keyword arguments. The token may also come from ATLAS_GYM_TOKEN (set it in Ray's runtime_env).
 """
 
 from __future__ import annotations
@@ -28,13 +29,14 @@ from verl.experimental.agent_loop.agent_loop import AgentLoopBase, AgentLoopMetr
 from verl.experimental.agent_loop.tool_parser import FunctionCall, ToolParser
 from verl.tools.schemas import OpenAIFunctionToolSchema
 
-from .client import EnvClient, EnvServerError, Session, SessionNotFoundError
+from .client import EnvClient, EnvServerError, ServerUnreachableError, Session, SessionNotFoundError, env_urls
 
 logger = logging.getLogger(__name__)
 
 _TURNS = itertools.count()
 # The name `atlas-gym export --format verl` writes in the agent_name column and the agent-loop config.
 AGENT_NAME = "atlas_env"
+RESTART_RETRIES = 16  # the client's backoff (0.25 s doubling, at most 5 s a wait): about 63 s in all
 
 
 class AtlasEnvAgentLoop(AgentLoopBase):
@@ -43,7 +45,7 @@ class AtlasEnvAgentLoop(AgentLoopBase):
     def __init__(
         self,
         *args: Any,
-        env_url: str,
+        env_url: str | list[str],
         reward_mode: str | None = None,
         token: str | None = None,
         client: EnvClient | None = None,
@@ -51,10 +53,13 @@ class AtlasEnvAgentLoop(AgentLoopBase):
     ):
         kwargs.pop("tools", None)  # verl's own tool list: the tools come from the session instead
         super().__init__(*args, **kwargs)
-        # Several env servers (comma-separated URLs) share the load: trajectories take them in turn.
-        urls = [u.strip() for u in env_url.split(",") if u.strip()]
+        # Several env servers (a list, or comma-separated URLs) share the load: trajectories take them in turn.
+        urls = env_urls(list(env_url) if not isinstance(env_url, str) else env_url)
         url = urls[next(_TURNS) % len(urls)]
-        self.client = client or EnvClient(url, token=token or os.environ.get("ATLAS_GYM_TOKEN"))
+        # A server restarting from its journal (`serve --journal`) is waited for up to about a minute.
+        self.client = client or EnvClient(
+            url, token=token or os.environ.get("ATLAS_GYM_TOKEN"), restart_retries=RESTART_RETRIES
+        )
         self.reward_mode = reward_mode
         multi_turn = self.rollout_config.multi_turn
         self.max_assistant_turns = multi_turn.max_assistant_turns
@@ -172,8 +177,10 @@ class AtlasEnvAgentLoop(AgentLoopBase):
             arguments = call.arguments
         try:
             result = self.client.call_tool(session_id, call.name, arguments)
-        except SessionNotFoundError:
-            raise  # the trajectory cannot be scored any more: let verl see it
+        except (SessionNotFoundError, ServerUnreachableError):
+            # The session is gone, or its server stayed down past every retry: no reward this trajectory
+            # could still get would be the model's, so fail it (and the batch) instead of scoring it.
+            raise
         except EnvServerError as error:
             return f"Error: {error}", "env_server"
         return result.text, None if result.ok else (result.error_type or "error")

@@ -1,6 +1,6 @@
 /** Renders a reward audit (and its probes) as a plain-text report for the terminal. */
 import type { ScenarioAudit } from "./run-audit.ts";
-import type { ProbeAudit, ProbeResult } from "./run-probes.ts";
+import type { ClassCount, ProbeAudit, ProbeResult } from "./run-probes.ts";
 
 export function formatAudit(audits: readonly ScenarioAudit[]): string {
   const lines: string[] = [];
@@ -37,4 +37,28 @@ export function formatProbes(audits: readonly ProbeAudit[]): string {
     for (const r of a.falseFails.slice(0, 5)) lines.push(`   FALSE FAIL${row(r)}`);
   }
   return lines.join("\n");
+}
+
+/**
+ * Per probe class, how many the reward judged wrong before the second pass (its rules off) and after:
+ * false passes for must-fail classes, false fails for must-pass ones. A markdown table (docs use it as is).
+ */
+export function formatClassCounts(counts: readonly ClassCount[]): string {
+  const row = (cells: (string | number)[]) => `| ${cells.join(" | ")} |`;
+  const total = (k: "probes" | "wrongBefore" | "wrongAfter", must: string) =>
+    counts.filter((c) => c.must === must).reduce((n, c) => n + c[k], 0);
+  return [
+    row(["probe class", "must", "probes", "judged wrong before the second pass", "judged wrong now"]),
+    row(["---", "---", "---:", "---:", "---:"]),
+    ...counts.map((c) => row([c.kind, c.must, c.probes, c.wrongBefore, c.wrongAfter])),
+    ...(["fail", "pass"] as const).map((must) =>
+      row([
+        `**all ${must === "fail" ? "must-fail (false passes)" : "must-pass (false fails)"}**`,
+        must,
+        total("probes", must),
+        total("wrongBefore", must),
+        total("wrongAfter", must),
+      ]),
+    ),
+  ].join("\n");
 }

@@ -35,6 +35,8 @@ export interface Probe {
   script: Script;
   /** Run every call through the REST facade's path (recordOperation) instead of tool calls. */
   rest?: boolean;
+  /** Run Jira calls through their REST v2 presentation, rich text as wiki markup (others as `rest`). */
+  surface?: "jira-v2";
   /** Run with the whole default catalogue (a must-fail probe may need tools the task does not offer). */
   catalogue?: boolean;
   /** A perturbed value: void when the API normalises it back (the end state is the reference's). */
@@ -195,6 +197,15 @@ export function generateProbes(
   if (expectation.refuse !== undefined)
     refusalProbes(site, expectation, reference, fail, pass, scenario.tools);
   pass("REST surface", "every call through the REST facade", reference, true);
+  if (reference.calls.some((c) => isWrite(c) && c.name.startsWith("jira_") && holdsAdf(c.arguments)))
+    probes.push({
+      kind: "Jira REST v2",
+      detail:
+        "the Jira writes over /rest/api/2 with their rich text as wiki markup (mentions as [~accountid:…])",
+      must: "pass",
+      script: reference,
+      surface: "jira-v2",
+    });
   if (expectation.entities.some((e) => e.table === "pages"))
     pass("another representation", "the page body as atlas_doc_format", adfBodies(reference));
   else if (
@@ -204,6 +215,14 @@ export function generateProbes(
   )
     pass("another representation", "the ADF text in bold, split into two text nodes", markedAdf(reference));
   return probes;
+}
+
+/** Whether a value holds an ADF document anywhere. */
+function holdsAdf(value: unknown): boolean {
+  if (Array.isArray(value)) return value.some(holdsAdf);
+  if (value === null || typeof value !== "object") return false;
+  const v = value as Record<string, unknown>;
+  return (v.type === "doc" && Array.isArray(v.content)) || Object.values(v).some(holdsAdf);
 }
 
 /** A search whose result holds the record, then a get of it, with tools the scenario offers. */

@@ -7,6 +7,7 @@
  */
 
 import type { Expectation } from "../reward/expectation.ts";
+import type { RulesOff } from "../reward/rules.ts";
 import { type RewardMode, type Score, type ScoredCall, score } from "../reward/score.ts";
 import type { Operation, OperationContext } from "../sandbox/define-operation.ts";
 import { diff, type RecordChange } from "../sandbox/diff.ts";
@@ -50,7 +51,8 @@ export interface Episode {
   recordOperation(op: Operation, input: OperationInput | null, result: OperationResult): ToolCallResult;
   /** Records the agent's final answer (a refusal task pays only with one). */
   finish(message: string | null): void;
-  score(mode?: RewardMode): Score;
+  /** The episode's score; `off` turns second-pass rules off (the reward audit's "before" only). */
+  score(mode?: RewardMode, off?: RulesOff): Score;
 }
 
 export interface EpisodeOptions {
@@ -126,7 +128,7 @@ export function createEpisode<E>(
     finish(message) {
       finalMessage = message;
     },
-    score: (mode = "paper") =>
+    score: (mode = "paper", off) =>
       score({
         expectation,
         calls: calls.map((c, i): ScoredCall => ({ ...c, changes: changes[i] ?? [] })),
@@ -136,6 +138,7 @@ export function createEpisode<E>(
         finalMessage,
         knownTools: allToolNames(),
         mode,
+        ...(off ? { off } : {}),
       }),
   };
   return episode;

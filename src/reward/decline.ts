@@ -86,7 +86,10 @@ export function judgeDecline(answer: string | null | undefined, names: readonly 
  * answer when none does, so the missing name is reported), so that "Created ENG-3." about another step
  * is no success claim about this one.
  */
-export function judgeStepDecline(answer: string | null | undefined, names: readonly string[]): DeclineVerdict {
+export function judgeStepDecline(
+  answer: string | null | undefined,
+  names: readonly string[],
+): DeclineVerdict {
   const about = sentences(answer ?? "").filter((s) => names.some((n) => namesThing(s, n)));
   return judgeDecline(about.length > 0 ? about.join(". ") : (answer ?? ""), names);
 }

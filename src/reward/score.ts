@@ -15,6 +15,7 @@ import { fieldPoints } from "./expectation-rules.ts";
 import { PENALTIES, type ViolationCode } from "./penalties.ts";
 import type { Progress } from "./progress.ts";
 import { type Identity, identities, isDecisiveSearch, readIsAbout } from "./reads.ts";
+import { ALL_RULES_ON, type RulesOff, withRulesOff } from "./rules.ts";
 import { scoreSteps } from "./step-score.ts";
 import { judgeState } from "./verdict.ts";
 
@@ -71,13 +72,16 @@ export interface ScoreInput {
   /** Every tool name of every known tool set: a call to one of them that was not offered is "disallowed". */
   knownTools: ReadonlySet<string>;
   mode?: RewardMode;
+  /** Second-pass rules turned off (the reward audit's "before"); none by default. */
+  off?: RulesOff;
 }
 
 export function score(declared: ScoreInput): Score {
   const net = diff(declared.initial, declared.final);
   // Workflows: bindings name records of the end state; everything below judges the resolved expectation.
   const { expectation: bound, resolved } = resolveBindings(declared.expectation, net);
-  const input = { ...declared, expectation: bound };
+  const off = declared.off ?? ALL_RULES_ON;
+  const input = { ...declared, expectation: withRulesOff(bound, off) };
   const { expectation: x, calls, initial, final, knownTools, mode = "paper" } = input;
   const counted = calls.slice(0, x.budget);
   const effects: CallEffect[] = counted.flatMap((c, index) =>
@@ -87,7 +91,7 @@ export function score(declared: ScoreInput): Score {
   const violations: Violation[] = [];
   const add = (code: ViolationCode, message: string) =>
     violations.push({ code, message, penalty: PENALTIES[code] });
-  const verdict = judgeState(x, net, input.reference);
+  const verdict = judgeState(x, net, input.reference, { metadataFree: !off.has("metadata") });
   const answered = (input.finalMessage ?? "").trim() !== "";
 
   const steps = x.steps
@@ -113,7 +117,9 @@ export function score(declared: ScoreInput): Score {
         verdict.fields.flatMap((f) => (f.recordId ? [{ table: f.table, id: f.recordId }] : [])),
       );
   // A refusal is earned by looking, and by an answer that declines naming what is missing.
-  const answer = judgeDecline(input.finalMessage, x.refuseNames ?? []);
+  const answer = off.has("decline-text")
+    ? { ok: true, problems: [] }
+    : judgeDecline(input.finalMessage, x.refuseNames ?? []);
   const declined =
     x.refuse !== undefined &&
     net.length === 0 &&
@@ -222,7 +228,11 @@ function r2(
     identities(input.final.get(ref.table, ref.id) ? input.final : input.initial, ref),
   );
   // A search that names what is missing and finds nothing is the evidence a careful decline gives.
-  const decisive = (c: ScoredCall) => c.ok && c.effect === "read" && isDecisiveSearch(c, x.refuseNames ?? []);
+  const decisive = (c: ScoredCall) =>
+    !input.off?.has("decisive-search") &&
+    c.ok &&
+    c.effect === "read" &&
+    isDecisiveSearch(c, x.refuseNames ?? []);
   const validated =
     first >= 0 && (reads(0, first, validateIds) || (refusal && calls.slice(0, first).some(decisive)));
   const verified = refusal ? validated : effects.length > 0 && reads(last + 1, calls.length, mutatedIds);

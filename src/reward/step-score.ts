@@ -8,10 +8,10 @@
 import type { Site } from "../sandbox/site.ts";
 import type { Resolved } from "./bindings.ts";
 import { bindingsUsed } from "./bindings.ts";
+import { judgeStepDecline } from "./decline.ts";
 import { type CallEffect, setterOf } from "./effects.ts";
 import type { EntityRef, Expectation, ExpectationStep } from "./expectation.ts";
 import type { Progress, StepProgress } from "./progress.ts";
-import { judgeStepDecline } from "./decline.ts";
 import { identities, isDecisiveSearch, readIsAbout } from "./reads.ts";
 import type { Component, ScoredCall } from "./score.ts";
 import type { StateVerdict } from "./verdict.ts";

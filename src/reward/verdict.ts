@@ -49,7 +49,10 @@ export function judgeState(
   changes: readonly RecordChange[],
   /** The reference solution's diff on the same initial site (defaults and alongside changes). */
   reference: readonly RecordChange[] = [],
+  /** `metadataFree: false` judges metadata fields as content (the audit's "before" the second pass). */
+  options: { metadataFree?: boolean } = {},
 ): StateVerdict {
+  const free = options.metadataFree ?? true;
   const claimed = new Set<string>();
   const fields: FieldResult[] = [];
   const missing: EntityExpectation[] = [];
@@ -69,7 +72,9 @@ export function judgeState(
         if (change) claimed.add(keyOf(change));
         fields.push(...fieldResults(entity, change ?? null));
         if (change && refRecords.length > 0)
-          collateral.push(...unrequested(entity, change, refRecords[Math.min(k, refRecords.length - 1)]!));
+          collateral.push(
+            ...unrequested(entity, change, refRecords[Math.min(k, refRecords.length - 1)]!, free),
+          );
       }
       for (const extra of changes) {
         if (extra.kind !== "created" || extra.table !== entity.table || claimed.has(keyOf(extra))) continue;
@@ -89,7 +94,7 @@ export function judgeState(
       if (!change) missing.push(entity);
       else claimed.add(keyOf(change));
       fields.push(...fieldResults(entity, change ?? null));
-      if (change) collateral.push(...alongside(entity, change, reference));
+      if (change) collateral.push(...alongside(entity, change, reference, free));
     } else {
       const change = changes.find(
         (c) => c.kind === "deleted" && c.table === entity.table && c.id === entity.id,
@@ -169,12 +174,17 @@ function fieldResults(entity: EntityExpectation, change: RecordChange | null): F
 }
 
 /** A created record's fields nobody asked for must equal the reference's (the API's defaults). */
-function unrequested(entity: ExpectedCreate, change: RecordChange, ref: RecordChange): Finding[] {
+function unrequested(
+  entity: ExpectedCreate,
+  change: RecordChange,
+  ref: RecordChange,
+  metadataFree: boolean,
+): Finding[] {
   const got = comparableRecord(entity.table, after(change) as never);
   const want = comparableRecord(entity.table, after(ref) as never);
   const findings: Finding[] = [];
   for (const key of new Set([...got.keys(), ...want.keys()])) {
-    if (isRequested(entity.fields, key) || isMetadata(entity.table, key)) continue;
+    if (isRequested(entity.fields, key) || (metadataFree && isMetadata(entity.table, key))) continue;
     if (sameValue(got.get(key), want.get(key))) continue;
     findings.push({
       change,
@@ -189,6 +199,7 @@ function alongside(
   entity: Extract<EntityExpectation, { kind: "update" }>,
   change: Extract<RecordChange, { kind: "updated" }>,
   reference: readonly RecordChange[],
+  metadataFree: boolean,
 ): Finding[] {
   const before = comparableRecord(entity.table, change.before as never);
   const now = comparableRecord(entity.table, change.after as never);
@@ -196,7 +207,7 @@ function alongside(
   const refAfter = ref ? comparableRecord(entity.table, after(ref) as never) : before;
   const findings: Finding[] = [];
   for (const key of new Set([...before.keys(), ...now.keys()])) {
-    if (isRequested(entity.fields, key) || isMetadata(entity.table, key)) continue;
+    if (isRequested(entity.fields, key) || (metadataFree && isMetadata(entity.table, key))) continue;
     if (sameValue(before.get(key), now.get(key))) continue;
     if (sameValue(now.get(key), refAfter.get(key))) continue;
     findings.push({

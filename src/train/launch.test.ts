@@ -10,6 +10,8 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterEach, describe, expect, it } from "vitest";
+import { startFleet } from "../server/fleet/start-fleet.ts";
+import { freePort } from "../server/fleet/worker-process.ts";
 import { launchTraining } from "./launch.ts";
 
 const BIN = fileURLToPath(new URL("../../bin/atlas-gym", import.meta.url));
@@ -55,7 +57,7 @@ afterEach(() => {
 });
 
 /** Launches in this process with the fake trainer in `mode`; `ready` resolves once it is up. */
-function launch(mode: string, configPath = config) {
+function launch(mode: string, configPath = config, server?: string) {
   const lines: string[] = [];
   const readyFile = join(dir, `ready-${mode}`);
   const saved = { FAKE_MODE: process.env.FAKE_MODE, FAKE_READY_FILE: process.env.FAKE_READY_FILE };
@@ -65,6 +67,7 @@ function launch(mode: string, configPath = config) {
     python: FAKE,
     graceSeconds: 1,
     log: (l) => lines.push(l),
+    server,
   });
   const restore = () => {
     for (const [key, value] of Object.entries(saved))
@@ -159,5 +162,41 @@ describe("atlas-gym train", () => {
     await expect(
       launchTraining({ configPath: config, python: join(dir, "no-such-python"), log: () => {} }),
     ).rejects.toThrow(/'.*no-such-python' not found\. Create the Python environment/);
+  });
+});
+
+describe("atlas-gym train --server", () => {
+  it("trains against a running fleet (serve --workers 2) and leaves it running", async () => {
+    const fleet = await startFleet({ workers: 2, port: 0, output: "ignore" });
+    try {
+      const { code, lines, restore } = launch("exit3", config, `${fleet.url}/`);
+      try {
+        expect(await code).toBe(3);
+      } finally {
+        restore();
+      }
+      expect(lines[0]).toContain(`env server at ${fleet.url};`);
+      expect(lines.at(-1)).toMatch(
+        /exited with code 3; env servers left running \(1 sessions were still open\)/,
+      );
+      const after = (await (await fetch(`${fleet.url}/health`)).json()) as { sessions: number };
+      expect(after.sessions).toBe(1);
+    } finally {
+      await fleet.close();
+    }
+  }, 60_000);
+
+  it("names a server that is down and starts nothing", async () => {
+    const down = `http://127.0.0.1:${await freePort()}`;
+    const marker = join(dir, "started-down");
+    await expect(
+      launchTraining({ configPath: config, python: `touch ${marker}`, server: `${down}`, log: () => {} }),
+    ).rejects.toThrow(
+      new RegExp(`1 of 1 env servers given with --server do not answer /health.*${down} \\(`),
+    );
+    await expect(
+      launchTraining({ configPath: config, python: `touch ${marker}`, server: "ftp://x", log: () => {} }),
+    ).rejects.toThrow(/--server URLs must look like http:\/\/10\.0\.0\.5:4010, got "ftp:\/\/x"/);
+    expect(existsSync(marker)).toBe(false);
   });
 });

@@ -3,8 +3,9 @@
  * supervised child process with a journal, restarted if it crashes: see env-server-process.ts),
  * launches the Python trainer (`python -m atlas_gym.train --config-json <validated config> --server <url>
  * [--resume <checkpoint>]`) with its output forwarded, and stops both cleanly: when the trainer exits the
- * server closes; on Ctrl-C or SIGTERM the launcher forwards the signal once to the trainer (which runs in
- * its own process group), waits for it to finish (then kills it after a grace period) and closes the
+ * server closes (with `--server <url>[,<url>...]` it uses running env servers instead, a fleet or several,
+ * and leaves them running: see running-env-servers.ts); on Ctrl-C or SIGTERM the launcher forwards the
+ * signal once to the trainer (which runs in its own process group), waits for it to finish (then kills it after a grace period) and closes the
  * server. After a successful run it writes the training report (`<output_dir>/training_report.html`).
  */
 import { type ChildProcess, spawn } from "node:child_process";
@@ -15,6 +16,7 @@ import { UsageError } from "../errors.ts";
 import { HELD_OUT, SCENARIOS } from "../scenarios/index.ts";
 import { loadTrainConfig } from "./config.ts";
 import { startEnvServerProcess } from "./env-server-process.ts";
+import { useRunningEnvServers } from "./running-env-servers.ts";
 import { TRAINING_LOG } from "./training-log.ts";
 import { writeTrainingReport } from "./training-report.ts";
 
@@ -31,6 +33,8 @@ export interface LaunchOptions {
   log?: (line: string) => void;
   /** A `checkpoint-N/` or `interrupted/` directory of an earlier run to resume from. */
   resume?: string;
+  /** Env servers already running (one URL, a fleet's, or several comma-separated); default: start one. */
+  server?: string;
 }
 
 /** The interpreter to run the trainer with. */
@@ -49,7 +53,9 @@ export async function launchTraining(options: LaunchOptions): Promise<number> {
     HELD_OUT,
   );
   const python = options.python ?? defaultPython();
-  const server = await startEnvServerProcess({ log });
+  const server = options.server
+    ? await useRunningEnvServers(options.server, process.env.ATLAS_GYM_TOKEN)
+    : Object.assign(await startEnvServerProcess({ log }), { closing: "env server closed" });
   log(
     `atlas-gym train: env server at ${server.url}; model ${config.model} on ${config.scenarios.join(", ")}`,
   );
@@ -91,7 +97,7 @@ export async function launchTraining(options: LaunchOptions): Promise<number> {
   const open = await server.openSessions();
   await server.close();
   log(
-    `atlas-gym train: trainer ${signal ? `ended by ${signal}` : `exited with code ${code}`}; env server closed (${open} sessions were still open)`,
+    `atlas-gym train: trainer ${signal ? `ended by ${signal}` : `exited with code ${code}`}; ${server.closing} (${open} sessions were still open)`,
   );
   if (code === 0 && !stopping && existsSync(join(resolve(config.output_dir), TRAINING_LOG))) {
     const report = await writeTrainingReport(resolve(config.output_dir));

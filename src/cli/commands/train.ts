@@ -8,6 +8,7 @@ interface TrainCliOptions {
   grace: number;
   resume?: string;
   printConfig?: boolean;
+  server?: string;
 }
 
 export function registerTrain(program: Command): void {
@@ -26,6 +27,10 @@ export function registerTrain(program: Command): void {
       30,
     )
     .option("--resume <dir>", "resume from a checkpoint-N/ or interrupted/ directory of an earlier run")
+    .option(
+      "--server <urls>",
+      "use running env servers instead of starting one: a URL, a fleet's (serve --workers N), or several comma-separated (token: ATLAS_GYM_TOKEN)",
+    )
     .option("--print-config", "print the validated config, defaults filled in, as JSON, and exit")
     .action(async (options: TrainCliOptions) => {
       if (options.printConfig) {
@@ -44,6 +49,7 @@ export function registerTrain(program: Command): void {
         python: options.python ?? process.env.ATLAS_GYM_PYTHON,
         graceSeconds: options.grace,
         resume: options.resume,
+        server: options.server,
       });
     });
 }

@@ -101,6 +101,14 @@ function rejectNonStringRichText(body: Record<string, unknown>): void {
   if (Object.keys(errors).length > 0) throw jiraError(400, [], errors);
 }
 
+/** A v3 request body as a v2 client sends it: every ADF document as wiki markup (the inverse of wikiBodyToAdf). */
+export function adfBodyToWiki(body: unknown): unknown {
+  if (Array.isArray(body)) return body.map(adfBodyToWiki);
+  if (!isRecord(body)) return body;
+  if (isAdfDoc(body)) return adfToWiki(body);
+  return Object.fromEntries(Object.entries(body).map(([key, value]) => [key, adfBodyToWiki(value)]));
+}
+
 /** A v3 answer as v2 gives it: every ADF document as wiki markup, self links on /rest/api/2. */
 export function presentV2(result: OperationResult, baseUrl: string): OperationResult {
   if (result.body === undefined) return result;
