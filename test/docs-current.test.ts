@@ -1,7 +1,16 @@
 /** The generated tables in README.md and docs/ match the registries (run `./bin/atlas-gym docs` to refresh). */
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
-import { GENERATED_SECTIONS, refreshSections, renderOperations } from "../src/docs/generate.ts";
+import { PROVIDER_ERROR_TYPES } from "../src/agent/provider-error-types.ts";
+import {
+  GENERATED_SECTIONS,
+  refreshSections,
+  renderFailureCodes,
+  renderOperations,
+  renderProviderErrors,
+} from "../src/docs/generate.ts";
+import { FAILURE_CODES } from "../src/eval/metrics.ts";
+import { PENALTIES } from "../src/reward/penalties.ts";
 import { OPERATIONS } from "../src/sandbox/operations.ts";
 
 describe("generated docs", () => {
@@ -18,6 +27,15 @@ describe("generated docs", () => {
   it("lists every operation of the registry", () => {
     const rendered = renderOperations();
     for (const op of OPERATIONS) expect(rendered).toContain(`\`${op.operationId}\``);
+  });
+
+  it("lists every failure code eval counts (each violation code and provider_error) and every provider error kind", () => {
+    expect([...FAILURE_CODES].sort()).toEqual([...Object.keys(PENALTIES), "provider_error"].sort());
+    const codes = renderFailureCodes();
+    for (const code of FAILURE_CODES) expect(codes).toMatch(new RegExp(`\\| \`${code}\` \\| [^|]+ \\| \\w`));
+    expect(codes).toContain("`unhonoured_binding`");
+    const kinds = renderProviderErrors();
+    for (const type of Object.keys(PROVIDER_ERROR_TYPES)) expect(kinds).toContain(`| \`${type}\` |`);
   });
 
   it("refreshes only the marked region", () => {

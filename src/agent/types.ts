@@ -3,13 +3,13 @@
  * plus what the provider reported), the Policy interface shared by model providers and scripted
  * policies, and the trace of one episode.
  */
-
 import type { Episode } from "../env/episode.ts";
 import type { Expectation } from "../reward/expectation.ts";
 import type { RewardMode, Score } from "../reward/score.ts";
 import type { Level, Split } from "../scenarios/define-scenario.ts";
 import type { FunctionTool } from "../tools/define-tool.ts";
 import type { ToolCallResult } from "../tools/tool-call-result.ts";
+import type { ProviderErrorType } from "./provider-error-types.ts";
 
 export type Role = "system" | "user" | "assistant" | "tool";
 
@@ -38,8 +38,8 @@ export interface TokenUsage {
 
 /** A provider failure, recorded on the trace (never thrown out of a rollout). */
 export interface PolicyError {
-  /** e.g. "rate_limited", "server_error", "timeout", "connection", "bad_request", "aborted". */
-  type: string;
+  /** What failed (provider-error-types.ts lists each with its meaning). */
+  type: ProviderErrorType;
   message: string;
   /** HTTP status, when the server answered. */
   status?: number;

@@ -23,25 +23,25 @@ export function perturb(script: Script, random: Random): Perturbed {
   const i = random.int(0, calls.length - 1);
   if (kind === "drop") {
     const [dropped] = calls.splice(i, 1);
-    return { kind, description: `dropped call ${i} (${dropped!.name})`, script: { ...script, calls } };
+    return { kind, description: `dropped call ${i + 1} (${dropped!.name})`, script: { ...script, calls } };
   }
   if (kind === "repeat") {
     calls.splice(i, 0, structuredClone(calls[i]!));
-    return { kind, description: `repeated call ${i} (${calls[i]!.name})`, script: { ...script, calls } };
+    return { kind, description: `repeated call ${i + 1} (${calls[i]!.name})`, script: { ...script, calls } };
   }
   if (kind === "reorder" && calls.length > 1) {
     const j = i === calls.length - 1 ? i - 1 : i + 1;
     [calls[i], calls[j]] = [calls[j]!, calls[i]!];
     return {
       kind,
-      description: `swapped calls ${Math.min(i, j)} and ${Math.max(i, j)}`,
+      description: `swapped calls ${Math.min(i, j) + 1} and ${Math.max(i, j) + 1}`,
       script: { ...script, calls },
     };
   }
   const description = perturbArgument(calls[i]!, random);
   return {
     kind: "argument",
-    description: `call ${i} (${calls[i]!.name}): ${description}`,
+    description: `call ${i + 1} (${calls[i]!.name}): ${description}`,
     script: { ...script, calls },
   };
 }

@@ -171,8 +171,10 @@ export function generateProbes(
     fail("wrong value", route.detail, route.script);
 
   const first = firstWrite(reference);
+  // A record of the task's site (a workflow's later step may validate a record an earlier step creates).
   const target = expectation.validate.find(
-    (r): r is { table: "issues" | "pages"; id: string } => r.table === "issues" || r.table === "pages",
+    (r): r is { table: "issues" | "pages"; id: string } =>
+      (r.table === "issues" || r.table === "pages") && site.get(r.table, r.id) !== undefined,
   );
   if (first >= 0 && target) {
     const [make, undo] = changeAndUndo(site, target.table, target.id);

@@ -5,7 +5,11 @@
  * current.
  */
 
+import { PROVIDER_ERROR_TYPES } from "../agent/provider-error-types.ts";
 import { operationNeeds } from "../env/offered-tools.ts";
+import { FAILURE_CODES, PAPER_FAILURES, PROVIDER_ERROR_MEANING } from "../eval/metrics.ts";
+import { PENALTIES, VIOLATIONS } from "../reward/penalties.ts";
+import { STEP_FAILURE_KINDS } from "../reward/step-failure-kinds.ts";
 import { OPERATIONS } from "../sandbox/operations.ts";
 import { PRESENTATIONS } from "../sandbox/presentations.ts";
 import { isHeldOut, SCENARIOS } from "../scenarios/index.ts";
@@ -86,6 +90,48 @@ export function renderCoverage(): string {
   return table(["scenario", ...sets.map((set) => `\`${set}\``)], rows);
 }
 
+const penalty = (code: keyof typeof VIOLATIONS) =>
+  `${PENALTIES[code]}${VIOLATIONS[code].each ? " each" : ""}`;
+
+/** The violation codes with their R3 penalty and meaning (penalties.ts). */
+export function renderViolations(): string {
+  const rows = Object.entries(VIOLATIONS).map(([code, v]) => [
+    `\`${code}\``,
+    penalty(code as keyof typeof VIOLATIONS),
+    v.when,
+  ]);
+  return table(["code", "penalty", "when"], rows);
+}
+
+/**
+ * Every failure code `eval` prints (the `failures` lines and tables, results.json `failures`) and every
+ * step failure kind of its first-failed-step lines, with its meaning.
+ */
+export function renderFailureCodes(): string {
+  const paper = new Set<string>(PAPER_FAILURES);
+  const rows = FAILURE_CODES.map((code) =>
+    code === "provider_error"
+      ? [`\`${code}\``, "—", PROVIDER_ERROR_MEANING]
+      : [
+          `\`${code}\``,
+          penalty(code),
+          `${VIOLATIONS[code].when}${paper.has(code) ? " *(one of the paper's seven)*" : ""}`,
+        ],
+  );
+  const steps = Object.entries(STEP_FAILURE_KINDS).map(([kind, when]) => [
+    `\`${kind}\``,
+    "— (step kind)",
+    `${when}; shown only in the per-horizon first-failed-step lines`,
+  ]);
+  return `${FAILURE_CODES.length} failure codes, each counted once per episode that shows it, then the step failure kinds that only workflow steps report (a step's failure is otherwise one of the codes above).\n\n${table(["code", "penalty (R3)", "meaning"], [...rows, ...steps])}`;
+}
+
+/** The kinds of provider error an episode can end on (`error.type`), with their meaning. */
+export function renderProviderErrors(): string {
+  const rows = Object.entries(PROVIDER_ERROR_TYPES).map(([type, when]) => [`\`${type}\``, when]);
+  return table(["provider error", "meaning"], rows);
+}
+
 /** The families training may use and those it never sees (docs/training.md). */
 export function renderTrainingFamilies(): string {
   const code = (ids: readonly string[]) => ids.map((id) => `\`${id}\``).join(", ");
@@ -102,6 +148,9 @@ export const GENERATED_SECTIONS: readonly GeneratedSection[] = [
   { name: "presentations", files: ["docs/site-and-apis.md"], render: renderPresentations },
   { name: "scenarios", files: ["README.md", "docs/scenarios-and-rewards.md"], render: renderScenarios },
   { name: "coverage", files: ["docs/mcp.md"], render: renderCoverage },
+  { name: "violations", files: ["src/reward/README.md"], render: renderViolations },
+  { name: "failure-codes", files: ["docs/evaluation.md"], render: renderFailureCodes },
+  { name: "provider-errors", files: ["docs/evaluation.md"], render: renderProviderErrors },
   { name: "training-families", files: ["docs/training.md"], render: renderTrainingFamilies },
 ];
 

@@ -23,7 +23,11 @@ export const MAX_TEXT = 4000;
 const pre = (text: string, cls = "") =>
   `<pre${cls ? ` class="${cls}"` : ""}>${esc(clip(text, MAX_TEXT))}</pre>`;
 
-function callHtml(call: ChatToolCall, result: StoredCall | undefined): string {
+/** A call's number: its 1-based position on the trace (`calls[N - 1]`), as the score's "set by call N". */
+export const callNumber = (calls: readonly StoredCall[], result: StoredCall | undefined) =>
+  result ? calls.indexOf(result) + 1 : null;
+
+function callHtml(call: ChatToolCall, result: StoredCall | undefined, n: number | null): string {
   const status = result
     ? result.ok
       ? `<span class="ok">${esc(result.status ?? "ok")}</span>`
@@ -32,7 +36,7 @@ function callHtml(call: ChatToolCall, result: StoredCall | undefined): string {
   const operation = result?.operation_id ? ` → <code>${esc(result.operation_id)}</code>` : "";
   const observation = result?.observation ?? "(no observation: the episode ended before this call ran)";
   return [
-    `<div class="call"><div class="call-head">tool call <code>${esc(call.function.name)}</code>${operation} ${status}</div>`,
+    `<div class="call"><div class="call-head">${n === null ? "tool call" : `call ${n}`} <code>${esc(call.function.name)}</code>${operation} ${status}</div>`,
     `<div class="label">arguments</div>${pre(pretty(call.function.arguments))}`,
     `<div class="label">observation</div>${pre(pretty(observation), "obs")}</div>`,
   ].join("");
@@ -70,7 +74,10 @@ function conversationHtml(record: EpisodeRecord): string[] {
         parts.push(`<details><summary>reasoning</summary>${pre(message.reasoning, "reasoning")}</details>`);
       if (message.content) parts.push(pre(message.content));
       parts.push(...turnNotes(turnOf.get(i)));
-      for (const call of message.tool_calls ?? []) parts.push(callHtml(call, callFor(call.id)));
+      for (const call of message.tool_calls ?? []) {
+        const result = callFor(call.id);
+        parts.push(callHtml(call, result, callNumber(record.calls, result)));
+      }
     }
     parts.push("</div>");
     return parts.join("");

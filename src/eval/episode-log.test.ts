@@ -97,7 +97,7 @@ describe("episode log", () => {
 
   it("does not count an episode that ended in a provider error as done, until a rerun replaces it", () => {
     const path = tempLog();
-    const error = { type: "server_error", message: "HTTP 503", status: 503 };
+    const error = { type: "server_error" as const, message: "HTTP 503", status: 503 };
     appendFileSync(path, `${JSON.stringify(makeRecord({ index: 0, reward: 0, error }))}\n`);
     appendFileSync(path, `${JSON.stringify(makeRecord({ index: 1 }))}\n`);
     const read = readEpisodeLog(path);

@@ -9,7 +9,7 @@ import { esc } from "../report-kit/escape-html.ts";
 import type { EpisodeRecord } from "./episode-record.ts";
 import type { HorizonResults, StepFailures } from "./horizon-metrics.ts";
 import type { EvalResults } from "./metrics.ts";
-import { type Align, interval, markdownTable, num, textTable } from "./table.ts";
+import { type Align, markdownTable, textTable, withInterval } from "./table.ts";
 import { workflowOf } from "./workflow-outcome.ts";
 
 const HEADERS = [
@@ -23,9 +23,6 @@ const HEADERS = [
 ];
 const ALIGN: Align[] = ["left", ...Array<Align>(HEADERS.length - 1).fill("right")];
 
-const withCi = (value: number | null, ci: [number, number] | null) =>
-  value === null ? "—" : `${num(value)}${ci ? ` ${interval(ci[0], ci[1], 2)}` : ""}`;
-
 /** A horizon's row label in every table ("1 (single family)", "3 steps"). */
 export const horizonLabel = (h: string) => (h === "1" ? "1 (single family)" : `${h} steps`);
 
@@ -36,9 +33,9 @@ function rows(results: EvalResults): string[][] {
     horizonLabel(h),
     String(r.episodes),
     String(r.episodes_scored),
-    withCi(r.mean_reward, r.mean_reward_ci),
-    withCi(r.pass_rate, r.pass_rate_ci),
-    withCi(r.progress_rate, r.progress_rate_ci),
+    withInterval(r.mean_reward, r.mean_reward_ci),
+    withInterval(r.pass_rate, r.pass_rate_ci),
+    withInterval(r.progress_rate, r.progress_rate_ci),
     r.episodes_with_progress === 0 ? "—" : `${r.all_steps_held} of ${r.episodes_with_progress}`,
   ]);
 }

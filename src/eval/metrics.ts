@@ -45,6 +45,10 @@ export const FAILURE_CODES = [
 ] as const;
 export type FailureCode = (typeof FAILURE_CODES)[number];
 
+/** The one failure code that is no violation (the others' meanings are in reward/penalties.ts). */
+export const PROVIDER_ERROR_MEANING =
+  "the episode ended on a model-provider failure (its kinds are below): not scored, left out of every other figure, rerun by `--resume`";
+
 /** What the metrics need to know about one episode. */
 export interface EpisodeOutcome {
   taskId: string;
@@ -57,6 +61,8 @@ export interface EpisodeOutcome {
   violations: ViolationCode[];
   /** The provider failure's type, when the episode ended on one (the model was not scored). */
   error: string | null;
+  /** That failure's text and HTTP status, and the retries the episode made (only with `error`). */
+  errorCause?: { message: string; status: number | null; retries: number };
   /** Set when the episode was truncated (scored on its end state): its call budget or turn limit ran out. */
   truncation?: "budget" | "max_turns";
   /** Horizon and per-step progress of a workflow episode (absent on single-family ones). */
@@ -72,6 +78,15 @@ export const outcomeOf = (record: EpisodeRecord): EpisodeOutcome => ({
   toolCalls: record.calls.length,
   violations: [...new Set(((record.score.violations ?? []) as { code: ViolationCode }[]).map((v) => v.code))],
   error: isProviderError(record) ? (record.error?.type ?? "unknown") : null,
+  ...(isProviderError(record)
+    ? {
+        errorCause: {
+          message: record.error?.message ?? "",
+          status: record.error?.status ?? null,
+          retries: record.retries ?? 0,
+        },
+      }
+    : {}),
   ...truncationOf(record),
   ...workflowOf(record),
 });
@@ -119,6 +134,27 @@ export interface EvalResults {
   groups?: { in_family: ScenarioResults; held_out: ScenarioResults };
   /** When the run holds workflow episodes: the figures per horizon (horizon-metrics.ts). */
   horizons?: Record<string, HorizonResults>;
+  /** When some episodes ended in a provider error: the last of them in the log, with its cause. */
+  last_provider_error?: LastProviderError;
+}
+
+/** The cause of the last provider error of a run: what failed, its text, and how often it was retried. */
+export interface LastProviderError {
+  task_id: string;
+  sample: number;
+  type: string;
+  message: string;
+  status: number | null;
+  /** Retries the episode made (over all its turns) before it gave up. */
+  retries: number;
+}
+
+/** The last outcome (in log order) that ended in a provider error, with its cause; undefined when none did. */
+export function lastProviderError(outcomes: readonly EpisodeOutcome[]): LastProviderError | undefined {
+  const last = outcomes.findLast((o) => o.error !== null);
+  if (!last) return undefined;
+  const cause = last.errorCause ?? { message: "", status: null, retries: 0 };
+  return { task_id: last.taskId, sample: last.sample, type: last.error!, ...cause };
 }
 
 export const round = (x: number) => Math.round(x * 1e6) / 1e6;
@@ -248,6 +284,7 @@ export function buildResults({
       k,
       label,
     );
+  const lastError = lastProviderError(outcomes.filter((o) => ids.includes(o.scenario)));
   const groups =
     held.length > 0
       ? {
@@ -274,5 +311,6 @@ export function buildResults({
     ),
     overall: of(ids),
     ...(groups ? { groups } : {}),
+    ...(lastError ? { last_provider_error: lastError } : {}),
   };
 }

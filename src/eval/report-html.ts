@@ -9,7 +9,7 @@ import { episodeHtml } from "./episode-html.ts";
 import type { EpisodeRecord } from "./episode-record.ts";
 import { horizonHtml } from "./horizon-report.ts";
 import { type EpisodeOutcome, type EvalResults, FAILURE_CODES } from "./metrics.ts";
-import { HEADERS, rows } from "./report-md.ts";
+import { HEADERS, lastErrorLine, rows } from "./report-md.ts";
 import type { EvalConfig } from "./run-dir.ts";
 
 /** Most episodes given a drill-down in one report. */
@@ -100,7 +100,8 @@ function failureTable(results: EvalResults): string {
 function providerErrorNote(results: EvalResults): string {
   const n = results.overall.provider_errors;
   if (n === 0) return "";
-  return `<p class="bad"><b>${n} episode${n === 1 ? "" : "s"} ended in a provider error</b> (the model server failed after its retries): they are not scored and are left out of every figure below; rerun them with <code>atlas-gym eval --resume</code>.</p>`;
+  const last = results.last_provider_error ? `<br>${esc(lastErrorLine(results.last_provider_error))}` : "";
+  return `<p class="bad"><b>${n} episode${n === 1 ? "" : "s"} ended in a provider error</b> (the model server failed after its retries): they are not scored and are left out of every figure below; rerun them with <code>atlas-gym eval --resume</code>.${last}</p>`;
 }
 
 function provenanceLine(results: EvalResults): string {

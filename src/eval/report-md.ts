@@ -6,9 +6,9 @@
 import { PER_TASK_TURNS } from "../agent/turn-limit.ts";
 import { horizonMarkdown, horizonTerminal } from "./horizon-report.ts";
 import type { EpisodeOutcome, EvalResults, ScenarioResults } from "./metrics.ts";
-import { FAILURE_CODES } from "./metrics.ts";
+import { CI_RESAMPLES, FAILURE_CODES, type LastProviderError } from "./metrics.ts";
 import type { EvalConfig } from "./run-dir.ts";
-import { type Align, markdownTable, num, textTable } from "./table.ts";
+import { type Align, markdownTable, num, textTable, withInterval } from "./table.ts";
 
 /** Column headers of the results table (shared with report.html). */
 export const HEADERS = (k: number) => [
@@ -16,11 +16,11 @@ export const HEADERS = (k: number) => [
   "episodes",
   "scored",
   "provider errors",
-  "mean",
+  "mean [95% CI]",
   "min",
   "max",
   "std",
-  "pass",
+  "pass [95% CI]",
   `pass^${k}`,
   "calls",
 ];
@@ -31,11 +31,11 @@ const row = (name: string, s: ScenarioResults) => [
   String(s.episodes),
   String(s.episodes_scored),
   String(s.provider_errors),
-  num(s.mean_reward),
+  withInterval(s.mean_reward, s.mean_reward_ci),
   num(s.min_reward),
   num(s.max_reward),
   num(s.std_reward),
-  num(s.pass_rate),
+  withInterval(s.pass_rate, s.pass_rate_ci),
   num(s.pass_hat_k),
   num(s.mean_tool_calls, 1),
 ];
@@ -58,6 +58,14 @@ export function failureSummary(s: ScenarioResults): string {
   return seen.length === 0 ? "none" : seen.map((c) => `${c} ×${s.failures[c]}`).join(", ");
 }
 
+/** "last: server_error (HTTP 503) after 4 retries, on jira-x-v1/eval/3 sample 0: <its text>". */
+export function lastErrorLine(e: LastProviderError): string {
+  const status = e.status === null ? "" : ` (HTTP ${e.status})`;
+  const text = e.message.replace(/\s+/g, " ").trim();
+  const clipped = text.length > 300 ? `${text.slice(0, 299)}…` : text;
+  return `last: ${e.type}${status} after ${e.retries} ${e.retries === 1 ? "retry" : "retries"}, on ${e.task_id} sample ${e.sample}: ${clipped || "(no message)"}`;
+}
+
 /** The table printed at the end of `atlas-gym eval`. */
 export function terminalTable(results: EvalResults, k: number): string {
   const failures = Object.entries(results.scenarios).map(([id, s]) => `  ${id}: ${failureSummary(s)}`);
@@ -68,6 +76,7 @@ export function terminalTable(results: EvalResults, k: number): string {
     ...(errors > 0
       ? [
           `${errors} of ${results.overall.episodes} episodes ended in a provider error: not scored, left out of every figure above`,
+          ...(results.last_provider_error ? [`  ${lastErrorLine(results.last_provider_error)}`] : []),
         ]
       : []),
     "failures (episodes):",
@@ -108,6 +117,7 @@ export function markdownReport({ results, config, outcomes }: ReportInput): stri
     `- episodes: ${results.overall.episodes}; scored: ${results.overall.episodes_scored}; provider errors: ${
       errors.size === 0 ? "none" : [...errors].map(([type, n]) => `${type} ×${n}`).join(", ")
     }${errors.size === 0 ? "" : " — not scored and left out of every figure below (rerun them with `atlas-gym eval --resume`)"}`,
+    ...(results.last_provider_error ? [`  - ${lastErrorLine(results.last_provider_error)}`] : []),
     ...provenanceLines(results),
     "",
     "## Results",
@@ -131,7 +141,7 @@ export function markdownReport({ results, config, outcomes }: ReportInput): stri
     `- **pass^${config.k}**: tau-bench's pass^k — per task, C(c, k) / C(n, k) for c passing samples out of n, averaged over tasks: the chance that ${config.k} independent tries all pass.`,
     "- **calls**: mean tool calls per episode.",
     "- **scored / provider errors**: an episode that ended because the model provider failed after its retries is a provider error; it says nothing about the model and is left out of every other figure.",
-    "- **intervals** (results.json `*_ci`): 95% percentile bootstrap intervals, tasks resampled within each scenario.",
+    `- **[95% CI]** (results.json \`*_ci\`): 95% percentile bootstrap intervals of the mean reward and the pass rate, tasks resampled within each scenario (${CI_RESAMPLES} resamples, seeded).`,
     "- **failures**: episodes whose score carries the violation; see `report.html` for every episode's trace and reward explanation.",
     "",
   ].join("\n");

@@ -64,10 +64,28 @@ describe("eval reports", () => {
     expect(results.scenarios[B]!.failures.hallucinated_tool).toBe(1);
 
     const md = readFileSync(files.reportMd, "utf8");
-    expect(md).toContain(`| ${A} | 2 | 2 | 0 | 0.875 | 0.750 | 1.000 | 0.125 | 1.000 | 1.000 | 1.0 |`);
+    // Mean and pass rate carry their 95% intervals (one task per scenario: no spread to resample).
+    expect(md).toContain(
+      `| ${A} | 2 | 2 | 0 | 0.875 [0.88, 0.88] | 0.750 | 1.000 | 0.125 | 1.000 [1.00, 1.00] | 1.000 | 1.0 |`,
+    );
     // B's rate-limited episode is not scored: B's figures are those of its one scored episode.
-    expect(md).toContain(`| ${B} | 2 | 1 | 1 | 0.100 | 0.100 | 0.100 | 0.000 | 0.000 | — | 1.0 |`);
+    expect(md).toContain(
+      `| ${B} | 2 | 1 | 1 | 0.100 [0.10, 0.10] | 0.100 | 0.100 | 0.000 | 0.000 [0.00, 0.00] | — | 1.0 |`,
+    );
+    expect(md).toContain("| scenario | episodes | scored | provider errors | mean [95% CI] |");
     expect(md).toContain("provider errors: rate_limited ×1 — not scored");
+    // The cause: the last provider error's kind, status, retries, episode and text.
+    expect(md).toContain(
+      `- last: rate_limited (HTTP 429) after 0 retries, on ${B}/eval/0 sample 1: 429 <slow down>`,
+    );
+    expect(results.last_provider_error).toEqual({
+      task_id: `${B}/eval/0`,
+      sample: 1,
+      type: "rate_limited",
+      message: "429 <slow down>",
+      status: 429,
+      retries: 0,
+    });
 
     const html = readFileSync(files.reportHtml, "utf8");
     expect(html.match(/<svg /g)).toHaveLength(4);
@@ -86,6 +104,7 @@ describe("eval reports", () => {
       "&lt;script&gt;alert(&quot;x&quot;)&lt;/script&gt;&lt;img src=x onerror=alert(1)&gt; &amp; &#39;quotes&#39;",
     );
     expect(html).toContain("429 &lt;slow down&gt;");
+    expect(html).toContain("last: rate_limited (HTTP 429) after 0 retries");
     expect(html).toContain("R3 [hallucinated_tool] hallucinated_tool happened");
     expect(html).toContain("jira_get_issue");
     expect(html).toContain("getIssue");
@@ -132,13 +151,16 @@ describe("eval reports", () => {
     });
     const table = terminalTable(results, 2);
     expect(table).toMatch(
-      /scenario\s+episodes\s+scored\s+provider errors\s+mean\s+min\s+max\s+std\s+pass\s+pass\^2\s+calls/,
+      /scenario\s+episodes\s+scored\s+provider errors\s+mean \[95% CI\]\s+min\s+max\s+std\s+pass \[95% CI\]\s+pass\^2\s+calls/,
     );
-    expect(table).toMatch(new RegExp(`${A}\\s+2\\s+2\\s+0\\s+0\\.875`));
+    expect(table).toMatch(new RegExp(`${A}\\s+2\\s+2\\s+0\\s+0\\.875 \\[0\\.88, 0\\.88\\]`));
     expect(table).toContain(`${B}: hallucinated_tool ×1, provider_error ×1`);
     // (1 + 0.75 + 0.1) / 3: the provider error is not a zero.
-    expect(table).toMatch(/overall\s+4\s+3\s+1\s+0\.617/);
+    expect(table).toMatch(/overall\s+4\s+3\s+1\s+0\.617 \[0\.62, 0\.62\]/);
     expect(table).toContain("1 of 4 episodes ended in a provider error");
+    expect(table).toContain(
+      `  last: rate_limited (HTTP 429) after 0 retries, on ${B}/eval/0 sample 1: 429 <slow down>`,
+    );
   });
 
   it("shows the task's expectation and end-state diff beside the trace when the record has them", async () => {

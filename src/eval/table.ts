@@ -18,6 +18,10 @@ export function interval(low: number, high: number, digits = 3): string {
   return `[${num(low, digits)}, ${num(high, digits)}]`;
 }
 
+/** "0.617 [0.10, 0.88]": a value with its interval (2 decimals); "—" without a value. */
+export const withInterval = (value: number | null, ci: [number, number] | null | undefined) =>
+  value === null ? "—" : `${num(value)}${ci ? ` ${interval(ci[0], ci[1], 2)}` : ""}`;
+
 export type Align = "left" | "right";
 
 /** A space-aligned text table with a rule under the header. */

@@ -45,7 +45,7 @@ export const WORKFLOW_IDS = {
   PAGE: "confluence-page-update-v1",
 } as const;
 const { W, A, CREATE, ASSIGN, PAGE } = WORKFLOW_IDS;
-const ERROR = { type: "rate_limited", message: "429", status: 429 };
+const ERROR = { type: "rate_limited" as const, message: "429", status: 429 };
 
 /** Through JSON, as episodes.jsonl stores them. */
 const stored = (r: EpisodeRecord): EpisodeRecord => JSON.parse(JSON.stringify(r));

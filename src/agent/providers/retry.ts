@@ -6,6 +6,7 @@
  */
 import { APIConnectionError, APIConnectionTimeoutError, APIError, APIUserAbortError } from "openai";
 import { withChildSignal } from "../child-signal.ts";
+import type { ProviderErrorType } from "../provider-error-types.ts";
 import type { PolicyError } from "../types.ts";
 
 export type Sleep = (ms: number, signal?: AbortSignal) => Promise<void>;
@@ -97,7 +98,7 @@ export function classify(thrown: unknown, now: () => number = Date.now): Failure
   throw thrown;
 }
 
-function typeFor(status: number): string {
+function typeFor(status: number): ProviderErrorType {
   if (status === 429) return "rate_limited";
   if (status === 401 || status === 403) return "auth";
   if (status === 404) return "not_found";

@@ -120,14 +120,21 @@ describe("atlas-gym eval (child process)", () => {
   it("exits non-zero when episodes ended in provider errors, saying how to rerun them last", async () => {
     const dir = join(mkdtempSync(join(tmpdir(), "atlas-eval-cli-")), "run");
     const before = server.requests.length;
-    // The 2nd request after preflight fails (no retries): one episode ends in a provider error.
-    server.setBehaviour((r) => (r.index === before + 1 ? { status: 503 } : competent(r)));
+    // The 2nd request after preflight and its one retry fail: one episode ends in a provider error.
+    const failing = (i: number) => i === before + 1 || i === before + 2;
+    server.setBehaviour((r) => (failing(r.index) ? { status: 503 } : competent(r)));
     const args = ["eval", "--model", `openai:${server.baseURL}#fake-model`, "--scenarios", SCENARIOS[0]!];
-    const run = start([...args, "--n", "2", "--concurrency", "1", "--retries", "0", "--out", dir]);
+    const run = start([...args, "--n", "2", "--concurrency", "1", "--retries", "1", "--out", dir]);
     const { code } = await run.exit;
     const { stdout } = run.output();
     expect(code).toBe(3);
-    expect(stdout).toMatch(/overall\s+2\s+1\s+1\s+1\.000/);
+    expect(stdout).toMatch(/overall\s+2\s+1\s+1\s+1\.000 \[1\.00, 1\.00\]/);
+    // The summary names the cause: kind, status, retries, episode and the server's text.
+    expect(stdout).toMatch(
+      new RegExp(
+        `\\n  last: server_error \\(HTTP 503\\) after 1 retry, on ${SCENARIOS[0]}/eval/0 sample 0: \\S`,
+      ),
+    );
     expect(stdout.trim().split("\n").at(-1)).toBe(
       `1 episode ended in a provider error and was not scored; rerun it with: atlas-gym eval --resume --out ${dir}`,
     );
