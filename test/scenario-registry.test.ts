@@ -41,6 +41,24 @@ describe("held-out families", () => {
     expect(() => selectScenarios("nope-v1")).toThrow(/nope-v1/);
   });
 
+  it("take the workflow families as any other: all of them in `all`, the held-out compositions apart", () => {
+    const ids = (spec: string) => selectScenarios(spec).map((s) => s.id);
+    const flows = ids("all").filter((id) => id.startsWith("workflow-"));
+    expect(flows.sort()).toEqual(
+      [
+        "workflow-confluence-v1",
+        "workflow-cross-product-v1",
+        "workflow-heldout-v1",
+        "workflow-jira-v1",
+      ].sort(),
+    );
+    expect(ids("in-family").filter((id) => id.startsWith("workflow-"))).not.toContain("workflow-heldout-v1");
+    expect(ids("in-family")).toEqual(
+      expect.arrayContaining(["workflow-jira-v1", "workflow-cross-product-v1"]),
+    );
+    expect(ids("heldout")).toContain("workflow-heldout-v1");
+  });
+
   it("are left out of every training config; the GRPO recipes train on the whole in-family set", () => {
     const dir = new URL("../configs/", import.meta.url);
     const inFamily = selectScenarios("in-family").map((s) => s.id);

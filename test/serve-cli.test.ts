@@ -2,31 +2,19 @@
  * `atlas-gym serve` as users run it: the real binary in a child process, the default site at the root,
  * isolated sites under /s/<id>, and Basic auth checked with --auth against the printed credentials.
  */
-import { type ChildProcess, execFileSync, spawn } from "node:child_process";
+import { type ChildProcess, execFileSync } from "node:child_process";
 import { tmpdir } from "node:os";
-import { fileURLToPath } from "node:url";
 import { afterAll, describe, expect, it } from "vitest";
+import { BIN, spawnServe } from "./support/serve-process.ts";
 
-const BIN = fileURLToPath(new URL("../bin/atlas-gym", import.meta.url));
 const children: ChildProcess[] = [];
 
 async function startServe(args: string[]): Promise<{ url: string; output: string }> {
-  const child = spawn(BIN, ["serve", "--port", "0", ...args], { stdio: ["ignore", "pipe", "pipe"] });
-  children.push(child);
-  let output = "";
-  return new Promise((resolve, reject) => {
-    child.stdout!.on("data", (chunk: Buffer) => {
-      output += chunk.toString();
-      const url = output.match(/at (http:\/\/127\.0\.0\.1:\d+)/)?.[1];
-      if (
-        url &&
-        output.includes("Isolated sites") &&
-        (!args.includes("--auth") || output.includes("API token"))
-      )
-        resolve({ url, output });
-    });
-    child.once("exit", (code) => reject(new Error(`serve exited with ${code}: ${output}`)));
+  const started = spawnServe(["--port", "0", ...args], (output) => {
+    return output.includes("Isolated sites") && (!args.includes("--auth") || output.includes("API token"));
   });
+  children.push((await started).child);
+  return started;
 }
 
 afterAll(() => {

@@ -4,7 +4,8 @@
  * `{ bound: "step1.issue.<field>" }` value (and every validate ref `bound` to it) then names that
  * record's field. So a later step's link must point at the issue the agent created, not at any issue.
  * Resolution is in entity order (a binding names an earlier create); a binding with no record resolves
- * to a value no record holds, so its fields fail and its step reports `unhonoured_binding`.
+ * to a value no record holds, so its fields fail and its step reports `unhonoured_binding`. A `fill`
+ * value names a bound field inside its text (`{step1.issue.key}: Fix login`); it resolves the same way.
  */
 import type { RecordChange } from "../sandbox/diff.ts";
 import { rawField } from "./entity-fields.ts";
@@ -71,13 +72,23 @@ export function boundValue(path: string, resolved: Resolved): string | number | 
     : unresolvedValue(binding);
 }
 
+/** A `{step1.issue.key}` placeholder of a `fill` value. */
+const PLACEHOLDER = /\{(step\d+\.[a-z]+\.[A-Za-z.]+)\}/g;
+
+/** The expected value with its binding (or its `fill` placeholders) replaced by what the records hold. */
+function resolveValue(v: ExpectedValue, resolved: Resolved): ExpectedValue {
+  if ("bound" in v) return { equals: boundValue(v.bound, resolved) };
+  if (!("fill" in v)) return v;
+  const text = JSON.stringify(v.fill).replace(PLACEHOLDER, (_, path: string) =>
+    JSON.stringify(String(boundValue(path, resolved))).slice(1, -1),
+  );
+  return resolveValue(JSON.parse(text) as ExpectedValue, resolved);
+}
+
 function resolveEntity(entity: EntityExpectation, resolved: Resolved): EntityExpectation {
   if (entity.kind === "delete") return entity;
   const fields = Object.fromEntries(
-    Object.entries(entity.fields).map(([f, v]): [string, ExpectedValue] => [
-      f,
-      "bound" in v ? { equals: boundValue(v.bound, resolved) } : v,
-    ]),
+    Object.entries(entity.fields).map(([f, v]): [string, ExpectedValue] => [f, resolveValue(v, resolved)]),
   );
   return { ...entity, fields } as ExpectedCreate | typeof entity;
 }
@@ -91,5 +102,11 @@ function resolveRef(ref: EntityRef, resolved: Resolved): EntityRef[] {
 /** The binding names an expectation's entity uses in its fields (for progress: a failing bound step). */
 export function bindingsUsed(entity: EntityExpectation): string[] {
   if (entity.kind === "delete") return [];
-  return Object.values(entity.fields).flatMap((v) => ("bound" in v ? [bindingOf(v.bound)] : []));
+  return Object.values(entity.fields).flatMap((v) =>
+    "bound" in v
+      ? [bindingOf(v.bound)]
+      : "fill" in v
+        ? [...JSON.stringify(v.fill).matchAll(PLACEHOLDER)].map((m) => bindingOf(m[1]!))
+        : [],
+  );
 }

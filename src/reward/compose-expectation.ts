@@ -2,7 +2,8 @@
  * The composed expectation of a workflow: the union of its steps' expectations, each as its family
  * declares it, with bindings in place of the records earlier steps create. A later step's update of a
  * created record folds into that create (the end state shows one created record); its references to
- * the record's id or key become `{ bound }` values, its validate refs bound refs. Every other record
+ * the record's id or key become `{ bound }` values (`{ fill }` placeholders where the key or id sits
+ * inside a text or a URL), its validate refs bound refs. Every other record
  * stays as the steps say; budget and points are derived (budgets add up; each step weighs 1/n of every
  * points group); two writes to one field of one record are refused here, at definition time.
  */
@@ -57,22 +58,24 @@ export function composeExpectation(steps: readonly ComposeStep[], where: string)
     const tag = `step ${i + 1} (${step.scenario})`;
     budget += x.budget;
     points.validate += x.points.validate / n;
-    points.verify += x.points.verify / n;
     const validate = x.validate.map((r) => bindRef(r, producers));
     if (x.refuse !== undefined) {
       if (step.produces) fail(`${tag} must be declined, so no later step can use what it would create`);
-      points.decline += x.points.fields / n;
+      // Nothing is written, so nothing is verified: a refusal's verify share (if any) goes to its decline.
+      const decline = (x.points.fields + x.points.verify) / n;
+      points.decline += decline;
       parts.push({
         scenario: step.scenario,
         keys: [],
         validate,
-        points: { validate: x.points.validate / n, verify: 0, decline: x.points.fields / n },
+        points: { validate: x.points.validate / n, verify: 0, decline },
         refuse: x.refuse,
         ...(x.refuseNames ? { refuseNames: x.refuseNames } : {}),
       });
       return;
     }
     points.fields += x.points.fields / n;
+    points.verify += x.points.verify / n;
     const own = fieldKeys(x);
     const weightOf = (key: string) => (x.weights?.[key] ?? x.points.fields / Math.max(1, own.length)) / n;
     const keys: string[] = [];
@@ -159,7 +162,11 @@ function targetOf(
   return entities.find((e) => e.kind !== "create" && e.table === entity.table && e.id === entity.id);
 }
 
-/** Values naming a produced record (its id or key) become bindings; any other mention is refused. */
+/**
+ * Values naming a produced record become bindings: its id or key as the whole value a `{ bound }`, its key
+ * inside a text (a "KEY: summary" title) or its id in a path (`/pages/<id>/`, `pageId=<id>`) a `{ fill }`
+ * with placeholders the verdict resolves from the end state.
+ */
 function bindEntity(
   entity: EntityExpectation,
   producers: readonly { record: ProducedRecord }[],
@@ -178,12 +185,17 @@ function bindEntity(
       continue;
     }
     const text = JSON.stringify(v);
-    const named = producers.find((p) => p.record.key !== undefined && text.includes(p.record.key));
-    if (named)
-      fail(
-        `${tag}: ${entity.ref}.${f} names ${named.record.key} inside a value, which no binding can follow`,
-      );
-    fields[f] = v;
+    let filled = text;
+    for (const { record } of producers) {
+      if (record.key)
+        filled = filled.replace(
+          new RegExp(`(?<![A-Za-z0-9-])${record.key}(?![0-9])`, "g"),
+          `{${record.as}.key}`,
+        );
+      filled = filled.replace(new RegExp(`(?<=[/=])${record.id}(?![0-9])`, "g"), `{${record.as}.id}`);
+    }
+    if (filled !== text && "fill" in v) fail(`${tag}: ${entity.ref}.${f} already holds placeholders`);
+    fields[f] = filled === text ? v : { fill: JSON.parse(filled) as ExpectedValue };
   }
   return { ...entity, fields } as EntityExpectation;
 }

@@ -51,7 +51,9 @@ export type ExpectedValue =
   /** Rich text with this block structure, compared over the parsed document whatever its representation. */
   | { blocks: ExpectedBlocks }
   /** Workflows: a field of a record an earlier step creates, resolved from the end state (src/reward/bindings.ts). */
-  | BoundValue;
+  | BoundValue
+  /** Workflows: a value that names such a record inside its text (a "KEY: summary" title, a page URL). */
+  | FillValue;
 
 /**
  * `<binding>.<field>` (`step1.issue.id`, `step1.issue.key`): the field of the created record matched to the
@@ -59,6 +61,14 @@ export type ExpectedValue =
  */
 export interface BoundValue {
   bound: string;
+}
+
+/**
+ * `fill`: an expected value whose strings hold `{<binding>.<field>}` placeholders (`{step1.issue.key}:
+ * Fix login`), each replaced by that field of the record matched to the binding before judging.
+ */
+export interface FillValue {
+  fill: ExpectedValue;
 }
 
 interface EntityBase {

@@ -30,7 +30,7 @@ export function matchesExpected(
   raw: unknown,
 ): boolean {
   if ("table" in expected) return tableMatches(raw, expected.table);
-  if ("bound" in expected) return false; // resolved before judging (bindings.ts); unresolved matches nothing
+  if ("bound" in expected || "fill" in expected) return false; // resolved before judging (bindings.ts)
   if ("blocks" in expected) return blocksMatch(raw, expected.blocks);
   const value = comparableField(table, field, raw);
   if ("equals" in expected) return sameValue(value ?? null, expected.equals);
@@ -53,6 +53,8 @@ export function matchesExpected(
 export function describeExpected(expected: ExpectedValue): string {
   if ("equals" in expected) return `= ${JSON.stringify(expected.equals)}`;
   if ("bound" in expected) return `the ${expected.bound} of a record an earlier step creates`;
+  if ("fill" in expected)
+    return `${describeExpected(expected.fill)} (with fields of records earlier steps create)`;
   if ("oneOf" in expected) return `one of ${expected.oneOf.map((v) => JSON.stringify(v)).join(", ")}`;
   if ("set" in expected) return `the set [${expected.set.join(", ")}]`;
   if ("table" in expected) return `a table with ${expected.table.rows.length} rows`;

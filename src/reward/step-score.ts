@@ -71,7 +71,19 @@ function judgeStep(input: StepScoreInput, step: ExpectationStep, n: number): Jud
     return s ? [s.index] : [];
   });
   const refusal = step.refuse !== undefined;
-  const first = refusal ? calls.length : setters.length > 0 ? Math.min(...setters) : -1;
+  // The step's first write: the first successful write that changed one of its fields on an existing
+  // record (a transition in two hops starts at the first hop, though the second sets the status), else
+  // the call that set it (a create; a field folded into another step's create is set by its update).
+  const touching = results.flatMap((f) => {
+    const top = f.field.split(".")[0]!;
+    const e = effects.find((x) =>
+      x.changes.some(
+        (c) => c.kind === "updated" && c.table === f.table && c.id === f.recordId && c.fields.includes(top),
+      ),
+    );
+    return e ? [e.index] : [];
+  });
+  const first = refusal ? calls.length : setters.length > 0 ? Math.min(...setters, ...touching) : -1;
   const last = setters.length > 0 ? Math.max(...setters) : calls.length;
   const about = (from: number, to: number, refs: EntityRef[]) => {
     const ids = refs.flatMap((ref) =>
@@ -111,10 +123,13 @@ function judgeStep(input: StepScoreInput, step: ExpectationStep, n: number): Jud
   if (refusal) return declineStep(input, step, n, validated, components);
   const failing = results.find((f) => !f.ok);
   if (!failing) return { components, holds: true, failure: null };
+  // Unhonoured: a field bound to an earlier step's record is wrong (the link points at another issue), or
+  // the step's record is missing while one of its kind was made elsewhere.
   const bound = isBoundStep(input, step);
   const offTarget = verdict.collateral.some((c) => c.change.table === failing.table);
+  const boundField = results.some((f) => !f.ok && f.recordId !== null && isBoundField(input, f.key));
   const failure =
-    bound && (offTarget || failing.recordId === null)
+    bound && (boundField || (offTarget && failing.recordId === null))
       ? "unhonoured_binding"
       : failing.recordId === null
         ? "missing_mutation"
@@ -167,5 +182,14 @@ function isBoundStep(input: StepScoreInput, step: ExpectationStep): boolean {
     if (e.kind !== "create" || e.as === undefined) return false;
     const owner = input.declared.steps?.find((s) => s.keys.some((k) => k.startsWith(`${e.ref}.`)));
     return owner?.scenario !== step.scenario || owner.keys !== step.keys;
+  });
+}
+
+/** Whether the declared field of this `<ref>.<field>` key names a record an earlier step creates. */
+function isBoundField(input: StepScoreInput, key: string): boolean {
+  return input.declared.entities.some((e) => {
+    if (e.kind === "delete" || !key.startsWith(`${e.ref}.`)) return false;
+    const v = e.fields[key.slice(e.ref.length + 1)];
+    return v !== undefined && ("bound" in v || "fill" in v);
   });
 }

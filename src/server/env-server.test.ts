@@ -68,6 +68,20 @@ describe("env server catalogue", () => {
     }
   });
 
+  it("lists a workflow family's tasks with their steps and a turn limit scaled to them", async () => {
+    const single = (await api(url, "GET", "/v1/scenarios/jira-transition-v1/tasks?split=eval")).body.tasks;
+    const flows = (await api(url, "GET", "/v1/scenarios/workflow-jira-v1/tasks?split=eval")).body.tasks;
+    for (const task of flows) {
+      expect(task.steps.length).toBeGreaterThanOrEqual(2);
+      expect(task.max_turns).toBe(task.max_tool_calls + 1);
+    }
+    const turns = (tasks: { max_turns: number }[]) => tasks.map((t) => t.max_turns);
+    expect(Math.max(...turns(flows))).toBeGreaterThan(Math.max(...turns(single)));
+    const opened = (await api(url, "POST", "/v1/sessions", { task_id: flows[0].task_id })).body;
+    expect(opened).toMatchObject({ steps: flows[0].steps, limits: { max_turns: flows[0].max_turns } });
+    await api(url, "DELETE", `/v1/sessions/${opened.session_id}`);
+  });
+
   it("answers unknown scenarios, bad queries and unknown routes with JSON 4xx", async () => {
     const missing = await api(url, "GET", "/v1/scenarios/nope-v1/tools");
     expect(missing.status).toBe(404);

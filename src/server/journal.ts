@@ -4,7 +4,12 @@
  * the order they ran. A closed session's file is removed, so the folder holds exactly the sessions a
  * restarted server must rebuild (see session-replay.ts). Lines are written with one write(2) each before
  * the answer is sent, so a killed process (kill -9) loses nothing that a client saw answered; a torn
- * last line (power loss mid-write) is ignored on load.
+ * last line (power loss mid-write) is ignored on load. Every line after the opening carries its sequence
+ * number `n` (1, 2, ... per session, in the order the calls ran, whatever surface made them: /v1, REST on
+ * the session's site, MCP), and replay refuses a file whose numbers skip or go back.
+ * MCP sessions bound to the episode are journaled too (`mcp` when one is initialised, `mcp-close` when
+ * its client closes it or it is reaped), so that a restarted server reopens them under the same
+ * `mcp-session-id` and the client carries on without initialising again.
  */
 import {
   closeSync,
@@ -23,8 +28,11 @@ import type { ToolSetName } from "../tools/aliases/tool-sets.ts";
 import type { KeptReply } from "./idempotency.ts";
 import type { TaskRequest } from "./task-source.ts";
 
-/** The journal's format; 2: state checkpoints are Site.digest() (incremental), not Site.hash(). */
-export const JOURNAL_VERSION = 2;
+/**
+ * The journal's format; 2: state checkpoints are Site.digest() (incremental), not Site.hash(); 3: lines
+ * are numbered (`n`) and MCP sessions bound to the episode are journaled.
+ */
+export const JOURNAL_VERSION = 3;
 
 /** A session's first line: what it was opened on, and the origin its site's links use. */
 export interface OpenRecord {
@@ -83,17 +91,48 @@ export interface ScoreRecord {
   hash: string;
 }
 
-export type JournalRecord = OpenRecord | StepRecord | OperationRecord | FinalRecord | ScoreRecord;
+/** An MCP session bound to the episode was initialised: its id, tool set and initialize parameters. */
+export interface McpOpenRecord {
+  t: "mcp";
+  id: string;
+  set: ToolSetName;
+  init: McpInitParams;
+}
+
+/** What a client sent with `initialize` (replayed to reopen its MCP session after a restart). */
+export interface McpInitParams {
+  protocolVersion: string;
+  capabilities: Record<string, unknown>;
+  clientInfo: { name: string; version: string } & Record<string, unknown>;
+}
+
+/** That MCP session was closed by its client or reaped: a restart does not reopen it. */
+export interface McpCloseRecord {
+  t: "mcp-close";
+  id: string;
+}
+
+export type JournalRecord =
+  | OpenRecord
+  | StepRecord
+  | OperationRecord
+  | FinalRecord
+  | ScoreRecord
+  | McpOpenRecord
+  | McpCloseRecord;
+
+/** A line after the opening, with its sequence number in the session's file (1, 2, ...). */
+export type SessionRecord = Exclude<JournalRecord, OpenRecord> & { n: number };
 
 export interface JournaledSession {
   id: string;
   open: OpenRecord;
-  records: Exclude<JournalRecord, OpenRecord>[];
+  records: SessionRecord[];
 }
 
 export interface Journal {
   readonly dir: string;
-  append(sessionId: string, record: JournalRecord): void;
+  append(sessionId: string, record: OpenRecord | SessionRecord): void;
   /** Forgets a closed session. */
   remove(sessionId: string): void;
   /** Sets a session's file aside (`<id>.jsonl.failed`) when it cannot be rebuilt. */

@@ -5,6 +5,8 @@
  * (checked by digest) and the state hash recorded after every write and every score; a session that does
  * not is set aside (its file renamed `.failed`) and reported, never half-restored. The sequence number and
  * answer of its last numbered call come back too, so a client retrying that call is not applied twice, and so do the answers kept under idempotency keys (openings, tool calls, REST writes).
+ * Records are replayed by their sequence numbers: a file whose numbers skip or go back is refused. The
+ * MCP sessions bound to it that were still open are kept on the session for the MCP endpoint to reopen.
  */
 import { taskTools } from "../env/offered-tools.ts";
 import { executeOperation } from "../sandbox/execute.ts";
@@ -49,6 +51,10 @@ function replay(store: SessionStore, tasks: TaskSource, entry: JournaledSession)
   const { episode } = session;
   entry.records.forEach((record, i) => {
     const where = `record ${i + 2} of ${entry.id}`;
+    if (record.n !== i + 1)
+      throw new Error(
+        `${where}: its sequence number is ${record.n}, not ${i + 1}: a record is missing or out of order`,
+      );
     const check = (result: ToolCallResult, journaled: { obs: string; hash?: string }) => {
       if (answerDigest(result) !== journaled.obs)
         throw new Error(`${where}: the replayed answer differs from the journaled one`);
@@ -85,7 +91,16 @@ function replay(store: SessionStore, tasks: TaskSource, entry: JournaledSession)
         if (episode.site.digest() !== record.hash)
           throw new Error(`${where}: the state hash at scoring differs`);
         break;
+      case "mcp": {
+        const { n: _n, ...opened } = record;
+        session.mcp.set(record.id, opened);
+        break;
+      }
+      case "mcp-close":
+        session.mcp.delete(record.id);
+        break;
     }
   });
+  session.journalSeq = entry.records.length;
   return session;
 }

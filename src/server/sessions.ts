@@ -12,7 +12,13 @@ import type { SiteRegistry } from "../http/site-registry.ts";
 import type { ToolCallResult } from "../tools/tool-call-result.ts";
 import { SessionCapacityError, SessionNotFoundError } from "./errors.ts";
 import { KeptAnswers, type KeptReply, type KeyedRequest } from "./idempotency.ts";
-import { JOURNAL_VERSION, type Journal, type JournalRecord, type OpenRecord } from "./journal.ts";
+import {
+  JOURNAL_VERSION,
+  type Journal,
+  type JournalRecord,
+  type McpOpenRecord,
+  type OpenRecord,
+} from "./journal.ts";
 import type { SessionOpening } from "./open-session.ts";
 
 /** An answer kept under an idempotency key: a REST write's HTTP answer, or a tool call's result. */
@@ -46,8 +52,15 @@ export interface Session {
   openKey: string | null;
   /** Whether the session's calls are journaled. */
   readonly journaled: boolean;
-  /** Appends a record to the session's journal (does nothing when it has none). */
+  /**
+   * Appends a record to the session's journal with the next sequence number (does nothing when it has
+   * none).
+   */
   log(record: Exclude<JournalRecord, OpenRecord>): void;
+  /** The sequence number of the last journaled record (0 before any; replay sets it to the file's last). */
+  journalSeq: number;
+  /** The MCP sessions bound to this one and still open, by mcp-session-id (journaled, reopened on restart). */
+  readonly mcp: Map<string, McpOpenRecord>;
   /**
    * Runs `fn` after every earlier call on this session has settled (calls on one session never
    * interleave) and marks the session used. Rejects with SessionNotFoundError if the session was closed
@@ -158,8 +171,10 @@ export function createSessionStore(options: SessionStoreOptions = {}): SessionSt
       restKey: null,
       openKey: null,
       journaled,
+      journalSeq: 0,
+      mcp: new Map(),
       log(record) {
-        if (journaled) options.journal!.append(id, record);
+        if (journaled) options.journal!.append(id, { ...record, n: ++session.journalSeq });
       },
       run<T>(fn: (episode: Episode) => T | Promise<T>): Promise<T> {
         session.pending++;

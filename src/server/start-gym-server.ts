@@ -113,6 +113,7 @@ export function createGymHandler(options: Omit<GymServerOptions, "port" | "host"
     seed: options.seed,
     sessions,
     clock: options.clock,
+    reopen: restored?.restored.map((id) => sessions.get(id)),
   });
   const dispatch = (request: Request) =>
     isMcpPath(request.url)

@@ -6,15 +6,16 @@ import { taskJson } from "./tasks.ts";
 
 const BIN = fileURLToPath(new URL("../../../bin/atlas-gym", import.meta.url));
 
+/** `atlas-gym tasks --scenario <id> --n <n> --json`, one parsed task per line. */
+const tasksJson = (scenario: string, n: number) =>
+  execFileSync(BIN, ["tasks", "--scenario", scenario, "--n", String(n), "--json"], { encoding: "utf8" })
+    .trim()
+    .split("\n")
+    .map((line) => JSON.parse(line));
+
 describe("atlas-gym tasks --json", () => {
   it("prints one snake_case task per line, named by task_id as in episodes.jsonl", () => {
-    const out = execFileSync(BIN, ["tasks", "--scenario", "jira-transition-v1", "--n", "2", "--json"], {
-      encoding: "utf8",
-    });
-    const tasks = out
-      .trim()
-      .split("\n")
-      .map((line) => JSON.parse(line));
+    const tasks = tasksJson("jira-transition-v1", 2);
     expect(tasks.map((t) => t.task_id)).toEqual(["jira-transition-v1/eval/0", "jira-transition-v1/eval/1"]);
     for (const task of tasks) {
       expect(task).not.toHaveProperty("id");
@@ -29,6 +30,21 @@ describe("atlas-gym tasks --json", () => {
         "expected",
       ]);
     }
+  });
+});
+
+describe("atlas-gym tasks of a workflow family", () => {
+  it("lists its tasks, and --json shows each task's steps: the family of each step, in order", () => {
+    const tasks = tasksJson("workflow-jira-v1", 3);
+    expect(tasks.map((t) => t.task_id)).toEqual([0, 1, 2].map((i) => `workflow-jira-v1/eval/${i}`));
+    for (const task of tasks) {
+      expect(task.steps.length).toBeGreaterThanOrEqual(2);
+      expect(task.steps.every((id: string) => /^jira-[a-z-]+-v\d+$/.test(id))).toBe(true);
+    }
+    const text = execFileSync(BIN, ["tasks", "--scenario", "workflow-jira-v1", "--n", "1"], {
+      encoding: "utf8",
+    });
+    expect(text.split("\n")[0]).toContain(`steps ${tasks[0].steps.join(" > ")}`);
   });
 });
 

@@ -24,6 +24,11 @@
  * first write (a search counts only when its result holds one); verify 0.15. Budget: the reference's 6
  * calls + 3. The issue's `updated` stamp is bookkeeping.
  *
+ * As a workflow step it documents an issue an earlier step creates (`ctx.bound`, named by the key its
+ * reference reads back; its title and URL then name that issue's key and the page's id inside a value,
+ * which the composed expectation turns into `fill` placeholders), and the page it creates can feed a
+ * later step.
+ *
  * Introduced names: none (`introduces` returns []). The page title derives from a fixture issue, so a
  * train task may document the same fixture summary as an eval task (and, since keys are shuffled per
  * seed, occasionally under the same "KEY: summary" title: 6 of the first 150 train tasks). Eval and
@@ -83,18 +88,20 @@ export default defineScenario<PageLinkExpected>({
     "confluence_get_page",
     "confluence_create_page",
   ],
-  generate({ site, random, level }) {
-    const issue = pickIssue(site, random, level);
+  generate({ site, random, level, bound }) {
+    const issue = bound ? site.get("issues", bound.id)! : pickIssue(site, random, level);
     const project = site.get("projects", issue.projectId)!;
     const parent = pickParent(site, random, level);
     const space = site.get("spaces", parent.spaceId)!;
-    if (level === 2) {
+    if (level === 2 && !bound) {
       addTwinIssue(site, random, issue);
       addTwinPage(site, random, parent.title, space.id);
     }
-    const byKey = level === 1;
+    const byKey = level === 1 || bound !== undefined;
     const values = {
-      issue: byKey ? issue.key : `the issue "${issue.summary}" in the ${project.name} project`,
+      issue:
+        bound?.describe ??
+        (byKey ? issue.key : `the issue "${issue.summary}" in the ${project.name} project`),
       space: level === 1 ? `the ${space.key} space` : `the "${space.name}" space`,
       parent: parent.title,
     };
@@ -205,4 +212,5 @@ export default defineScenario<PageLinkExpected>({
     return `Created the page "${title}" (id ${page.id}) and linked it from ${key}.`;
   },
   aliasSolutions,
+  step: { consumes: ["issue"], produces: { kind: "page", table: "pages" } },
 });

@@ -29,8 +29,15 @@ interface Feed {
 export const FEEDS: readonly Feed[] = [
   {
     from: "jira-create-issue-v1",
-    to: ["jira-assign-v1", "jira-comment-v1", "jira-transition-v1", "jira-subtask-create-v1"],
+    to: [
+      "jira-assign-v1",
+      "jira-comment-v1",
+      "jira-transition-v1",
+      "jira-subtask-create-v1",
+      "cross-product-page-link-v1",
+    ],
   },
+  { from: "cross-product-page-link-v1", to: ["confluence-page-label-v1"] },
   { from: "jira-subtask-create-v1", to: ["jira-comment-v1"] },
   { from: "confluence-page-create-v1", to: ["confluence-page-label-v1", "confluence-page-create-v1"] },
 ];
@@ -112,7 +119,11 @@ function chains(feeds: readonly Feed[], families: readonly string[]): StepSpec[]
 }
 
 const inScope = (scope: Scope): readonly string[] =>
-  scope === "jira" ? JIRA : scope === "confluence" ? CONFLUENCE : [...JIRA, ...CONFLUENCE];
+  scope === "jira"
+    ? JIRA
+    : scope === "confluence"
+      ? CONFLUENCE
+      : [...JIRA, ...CONFLUENCE, "cross-product-page-link-v1"];
 
 /** Every composition of a scope, in a fixed order. */
 export function compositions(scope: Scope): Composition[] {

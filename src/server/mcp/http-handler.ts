@@ -5,7 +5,9 @@
  * (from POST /v1/sessions); without a session the MCP session gets its own fork of the server's site.
  * Answers are JSON (no SSE streams: the server never sends requests of its own, so GET is 405). Idle
  * MCP sessions are closed after a TTL and their number is capped; protocol errors are JSON-RPC errors
- * with a 4xx status and change nothing.
+ * with a 4xx status and change nothing. An MCP session bound to a journaled env session is journaled
+ * with it (its id, tool set and initialize parameters; its close), and `reopen` brings such sessions
+ * back after a restart under the same `mcp-session-id` by replaying their initialize handshake.
  */
 import { randomUUID } from "node:crypto";
 import { WebStandardStreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js";
@@ -17,8 +19,9 @@ import { createSite, DEFAULT_BASE_URL } from "../../sandbox/fixtures/default-sit
 import type { Site } from "../../sandbox/site.ts";
 import { isToolSetName, TOOL_SET_NAMES } from "../../tools/aliases/tool-sets.ts";
 import { refusal } from "../auth-gate.ts";
+import type { McpInitParams, McpOpenRecord } from "../journal.ts";
 import { callTool, finishSession } from "../session-calls.ts";
-import type { SessionStore } from "../sessions.ts";
+import type { Session, SessionStore } from "../sessions.ts";
 import { createMcpServer } from "./create-mcp-server.ts";
 import { createEpisodeBinding, createSiteBinding, type McpBinding } from "./mcp-binding.ts";
 
@@ -35,6 +38,8 @@ export interface McpHttpOptions {
   maxSessions?: number;
   /** Milliseconds clock. Default Date.now. */
   clock?: () => number;
+  /** Env sessions rebuilt from a journal: the MCP sessions bound to them that were open are reopened. */
+  reopen?: readonly Session[];
 }
 
 export interface McpHttpHandler {
@@ -54,6 +59,21 @@ export interface McpHttpHandler {
 interface Entry {
   transport: WebStandardStreamableHTTPServerTransport;
   lastUsed: number;
+  /** The env session it is bound to, if any. */
+  session?: Session;
+}
+
+/** Keeps (and journals) an MCP session bound to an env session, so a restart reopens it. */
+function remember(session: Session, id: string, set: McpOpenRecord["set"], init: McpInitParams): void {
+  const record: McpOpenRecord = { t: "mcp", id, set, init };
+  session.mcp.set(id, record);
+  session.log(record);
+}
+
+/** Forgets (and journals the close of) an MCP session bound to an env session. */
+function forget(session: Session | undefined, id: string): void {
+  if (!session?.mcp.delete(id)) return;
+  session.log({ t: "mcp-close", id });
 }
 
 export function createMcpHttpHandler(options: McpHttpOptions): McpHttpHandler {
@@ -71,18 +91,21 @@ export function createMcpHttpHandler(options: McpHttpOptions): McpHttpHandler {
   const reap = () => {
     const now = clock();
     const idle = [...entries].filter(([, e]) => now - e.lastUsed >= ttlMs).map(([id]) => id);
-    for (const id of idle) void closeEntry(id);
+    for (const id of idle) {
+      forget(entries.get(id)?.session, id);
+      void closeEntry(id);
+    }
     return idle.length;
   };
 
-  function bind(url: URL): McpBinding {
+  function bind(url: URL): { binding: McpBinding; session?: Session } {
     const tools = url.searchParams.get("tools") ?? "default";
     if (!isToolSetName(tools))
       throw new McpHttpError(400, `Unknown tool set "${tools}" (known: ${TOOL_SET_NAMES.join(", ")}).`);
     const sessionId = url.searchParams.get("session");
     if (sessionId === null) {
       template ??= createSite({ seed: options.seed });
-      return createSiteBinding(template.fork(), tools, DEFAULT_BASE_URL);
+      return { binding: createSiteBinding(template.fork(), tools, DEFAULT_BASE_URL) };
     }
     const session = options.sessions?.find(sessionId);
     if (!session)
@@ -93,11 +116,65 @@ export function createMcpHttpHandler(options: McpHttpOptions): McpHttpHandler {
     const binding = createEpisodeBinding(session.episode, tools, (fn) => session.run(fn));
     // Calls and the final answer go through the session so that they are journaled like /v1 ones.
     return {
-      ...binding,
-      call: (request) => callTool(session, request, { set: tools, tools: binding.tools }),
-      episode: { ...binding.episode!, finish: (answer) => finishSession(session, answer) },
+      session,
+      binding: {
+        ...binding,
+        call: (request) => callTool(session, request, { set: tools, tools: binding.tools }),
+        episode: { ...binding.episode!, finish: (answer) => finishSession(session, answer) },
+      },
     };
   }
+
+  /** A transport for a new MCP session (`fixedId`: reopening a journaled one under its id). */
+  async function connect(bound: { binding: McpBinding; session?: Session }, init: unknown, fixedId?: string) {
+    const { binding, session } = bound;
+    const transport: WebStandardStreamableHTTPServerTransport = new WebStandardStreamableHTTPServerTransport({
+      sessionIdGenerator: fixedId === undefined ? randomUUID : () => fixedId,
+      enableJsonResponse: true,
+      onsessioninitialized: (id) => {
+        entries.set(id, { transport, lastUsed: clock(), session });
+        if (session && fixedId === undefined) remember(session, id, binding.toolSet, init as McpInitParams);
+      },
+      onsessionclosed: (id) => {
+        forget(session, id);
+        entries.delete(id);
+      },
+    });
+    await createMcpServer(binding).connect(transport);
+    return transport;
+  }
+
+  /** Reopens a journaled MCP session: its initialize and initialized messages, answered to no one. */
+  async function reopenOne(session: Session, saved: McpOpenRecord): Promise<void> {
+    const url = new URL(`http://reopen.local/mcp?tools=${saved.set}&session=${session.id}`);
+    const transport = await connect(bind(url), saved.init, saved.id);
+    const post = (body: unknown, headers: Record<string, string>) =>
+      transport.handleRequest(
+        new Request(url, {
+          method: "POST",
+          headers: {
+            "content-type": "application/json",
+            accept: "application/json, text/event-stream",
+            ...headers,
+          },
+          body: JSON.stringify(body),
+        }),
+      );
+    const opened = await post({ jsonrpc: "2.0", id: 0, method: "initialize", params: saved.init }, {});
+    if (!opened.ok || transport.sessionId !== saved.id)
+      throw new Error(`initialize answered ${opened.status}`);
+    const headers = { "mcp-session-id": saved.id, "mcp-protocol-version": saved.init.protocolVersion };
+    await post({ jsonrpc: "2.0", method: "notifications/initialized" }, headers);
+  }
+
+  const reopening = Promise.all(
+    (options.reopen ?? []).flatMap((session) =>
+      [...session.mcp.values()].map((saved) =>
+        // One that cannot be reopened is forgotten: its client is told to initialise again (404).
+        reopenOne(session, saved).catch(() => forget(session, saved.id)),
+      ),
+    ),
+  );
 
   async function open(request: Request, body: unknown): Promise<Response> {
     if (!isInitializeRequest(body))
@@ -105,26 +182,21 @@ export function createMcpHttpHandler(options: McpHttpOptions): McpHttpHandler {
     reap();
     if (entries.size >= maxSessions)
       return rpcError(429, -32000, `Too many MCP sessions (at most ${maxSessions}); close idle ones.`);
-    let binding: McpBinding;
+    let bound: ReturnType<typeof bind>;
     try {
-      binding = bind(new URL(request.url));
+      bound = bind(new URL(request.url));
     } catch (error) {
       if (error instanceof McpHttpError) return rpcError(error.status, -32602, error.message);
       if (error instanceof AtlasGymError) return rpcError(400, -32602, error.message);
       throw error;
     }
-    const transport: WebStandardStreamableHTTPServerTransport = new WebStandardStreamableHTTPServerTransport({
-      sessionIdGenerator: randomUUID,
-      enableJsonResponse: true,
-      onsessioninitialized: (id) => void entries.set(id, { transport, lastUsed: clock() }),
-      onsessionclosed: (id) => void entries.delete(id),
-    });
-    await createMcpServer(binding).connect(transport);
+    const transport = await connect(bound, (body as { params: unknown }).params);
     return transport.handleRequest(request, { parsedBody: body });
   }
 
   return {
     async fetch(request) {
+      await reopening;
       const decision = authorize(request.headers.get("authorization"), { token: options.token });
       if (!decision.ok) return refusal("mcp", "/mcp", decision.reason, decision.hint);
       if (request.method === "GET")
