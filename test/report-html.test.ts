@@ -2,7 +2,8 @@
  * report.html in a real browser: an eval run (scripted policies: sample 0 solves the task, sample 1
  * calls a tool that does not exist) is rendered in the packaged headless Chromium (@sparticuz/chromium, driven by playwright-core). The
  * page must load with no console errors, exceptions or error log entries, fetch nothing but itself,
- * show its charts, expand its drill-down from its own script, and produce a non-trivial screenshot. A
+ * show its charts, sort its episode list and open an episode from it, expand its drill-down and filter
+ * it to failed episodes from its own script, and produce a non-trivial screenshot. A
  * page with a console error and a network request then shows that these checks do catch problems.
  */
 import { existsSync, mkdtempSync, statSync, writeFileSync } from "node:fs";
@@ -65,6 +66,36 @@ describe("report.html in headless Chromium", () => {
       ).toBe(true);
       const episodes = await browser.evaluate<number>("document.querySelectorAll('details.episode').length");
       expect(episodes).toBe(8);
+      // The episode list: failed first; a header click sorts by that column, a second click reverses.
+      const column = (i: number) =>
+        browser.evaluate<string[]>(
+          `[...document.querySelectorAll('#episode-list tbody tr')].filter(r => !r.hidden).map(r => r.cells[${i}].dataset.v)`,
+        );
+      expect(await column(3)).toEqual(["0", "0", "0", "0", "2", "2", "2", "2"]);
+      const page = browser.page();
+      await page.click("#episode-list th[data-col='4'] button");
+      const ascending = (await column(4)).map(Number);
+      expect(ascending).toEqual([...ascending].sort((a, b) => a - b));
+      expect(ascending[0]).toBeLessThan(ascending[7]!);
+      expect(
+        await browser.evaluate(
+          "document.querySelector('#episode-list th[data-col=\"4\"]').getAttribute('aria-sort')",
+        ),
+      ).toBe("ascending");
+      await page.click("#episode-list th[data-col='4'] button");
+      expect((await column(4)).map(Number)).toEqual([...ascending].reverse());
+      await page.click("#episode-list th[data-col='0'] button");
+      const families = await column(0);
+      expect(families).toEqual([...families].sort());
+      // A task in the list opens its drill-down.
+      const target = await browser.evaluate<string>(
+        "document.querySelector('#episode-list tbody a').hash.slice(1)",
+      );
+      await page.click("#episode-list tbody a");
+      // The hash change that opens it is an event: wait for it (it fails the test if it never comes).
+      await page.waitForFunction(`document.getElementById(${JSON.stringify(target)}).open`, null, {
+        timeout: 5000,
+      });
       await browser.evaluate("document.getElementById('expand').click()");
       expect(
         await browser.evaluate<number>("document.querySelectorAll('details.episode[open]').length"),
@@ -75,6 +106,7 @@ describe("report.html in headless Chromium", () => {
           "[...document.querySelectorAll('details.episode')].filter(d => !d.hidden).length",
         ),
       ).toBe(4);
+      expect(await column(3)).toEqual(["0", "0", "0", "0"]);
       const png = await browser.screenshot();
       const shot = join(dir, "report.png");
       writeFileSync(shot, png);

@@ -2,7 +2,7 @@
 learning recipe, configs/learn-cpu.yaml; GRPO is the second).
 
     python -m atlas_gym.warm_start --episodes out/ref/episodes.jsonl --server http://127.0.0.1:4010 \
-        --out runs/learn-cpu/sft [--skip-index-below 16] [--epochs 3]
+        --out runs/learn-cpu/sft [--skip-index-below 16] [--epochs 3] [--scenarios a,b] [--init DIR]
 
 The traces are `atlas-gym eval --model policy:reference --split train` episodes: each becomes one chat
 (system, user, the reference's tool calls, the tool results, its final answer) with the scenario's tools as
@@ -82,6 +82,14 @@ def build_model(directory: str | Path, texts: list[str], size: str, vocab_size: 
     build_random_qwen3(directory, size=size, seed=seed, corpus=texts, vocab_size=vocab_size)
 
 
+def copy_model(source: str | Path, directory: str | Path) -> None:
+    """An earlier warm start's model and tokenizer, saved again at `directory` (to continue its training)."""
+    from transformers import AutoModelForCausalLM, AutoTokenizer
+
+    AutoModelForCausalLM.from_pretrained(source).save_pretrained(directory)
+    AutoTokenizer.from_pretrained(source).save_pretrained(directory)
+
+
 def warm_start(
     episodes: list[dict[str, Any]],
     tools_by_scenario: dict[str, list[dict[str, Any]]],
@@ -92,8 +100,10 @@ def warm_start(
     learning_rate: float = 3e-3,
     batch_size: int = 4,
     seed: int = 0,
+    init: str | Path | None = None,
 ) -> dict[str, Any]:
-    """Builds the tokenizer and model at `out`, trains them on the episodes and saves them there."""
+    """Builds the tokenizer and model at `out` (or copies them from `init`, an earlier warm start, to train
+    it further), trains them on the episodes and saves them there."""
     from datasets import Dataset
     from transformers import AutoTokenizer
     from trl import SFTConfig, SFTTrainer
@@ -102,9 +112,12 @@ def warm_start(
 
     out = Path(out)
     chats = [(chat_of(e), tools_by_scenario[e["scenario"]]) for e in episodes]
-    plain = build_tokenizer()  # the same template; bytes only, to render the corpus the merges come from
-    texts = [render(plain, chat, tools, tokenize=False) for chat, tools in chats]
-    build_model(out, texts, size, vocab_size, seed)
+    if init is not None:
+        copy_model(init, out)
+    else:
+        plain = build_tokenizer()  # the same template; bytes only, to render the corpus the merges come from
+        texts = [render(plain, chat, tools, tokenize=False) for chat, tools in chats]
+        build_model(out, texts, size, vocab_size, seed)
     tokenizer = AutoTokenizer.from_pretrained(out)
     rows = []
     for chat, tools in chats:
@@ -157,9 +170,15 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--learning-rate", type=float, default=3e-3)
     parser.add_argument("--vocab-size", type=int, default=8192)
     parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--scenarios", help="comma-separated: keep only these scenarios' episodes (default: all)")
+    parser.add_argument("--init", help="an earlier warm start's directory to train further (default: a new model)")
     args = parser.parse_args(argv)
     try:
         episodes = read_episodes(args.episodes, args.skip_index_below)
+        if args.scenarios:
+            episodes = [e for e in episodes if e["scenario"] in args.scenarios.split(",")]
+            if not episodes:
+                raise ValueError(f"{args.episodes}: no passing episode of {args.scenarios}")
     except (OSError, ValueError, KeyError) as error:
         print(f"error: {error}", file=sys.stderr)
         return 2
@@ -167,7 +186,7 @@ def main(argv: list[str] | None = None) -> int:
     tools = {s: client.tools(s) for s in sorted({e["scenario"] for e in episodes})}
     summary = warm_start(
         episodes, tools, args.out, args.epochs, vocab_size=args.vocab_size, learning_rate=args.learning_rate,
-        seed=args.seed,
+        seed=args.seed, init=args.init,
     )
     print(json.dumps(summary))
     return 0

@@ -189,7 +189,10 @@ export function generateProbes(
       true,
     );
     fail("collateral", `a change to ${target.table} ${target.id} nobody asked for`, insert([make]), true);
-    const lookup = searchThenGet(scenario, site, target.table, target.id);
+    // The lookup stands in for the reads before the first write; a workflow step declined before it
+    // needs its own reads as evidence (they validate the decline, not the write), so none is replaced.
+    const declinedFirst = expectation.steps?.some((s) => s.refuse !== undefined) ?? false;
+    const lookup = declinedFirst ? undefined : searchThenGet(scenario, site, target.table, target.id);
     if (lookup)
       pass("search then get", `validated by ${lookup.map((c) => c.name).join(" + ")}`, {
         ...reference,

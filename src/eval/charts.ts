@@ -8,12 +8,49 @@ import type { TopLevelSpec } from "vega-lite";
 import { VEGA_LITE_SCHEMA } from "../report-kit/vega-svg.ts";
 import { type EpisodeOutcome, type EvalResults, FAILURE_CODES } from "./metrics.ts";
 
-const SCENARIO_COLORS = {
-  field: "scenario",
-  type: "nominal",
-  scale: { scheme: "tableau10" },
-  legend: { labelLimit: 320 },
-} as const;
+/**
+ * Kelly's 22 colours of maximum contrast less white and the near-black: 21 hues that stay apart, so
+ * a run of up to 21 families never shows two families in one colour (Vega's tableau10 repeats after 10).
+ */
+export const FAMILY_PALETTE = [
+  "#0067a5",
+  "#f38400",
+  "#008856",
+  "#be0032",
+  "#875692",
+  "#f3c300",
+  "#a1caf1",
+  "#882d17",
+  "#8db600",
+  "#e68fac",
+  "#654522",
+  "#2b3d26",
+  "#f99379",
+  "#604e97",
+  "#dcd300",
+  "#b3446c",
+  "#848482",
+  "#c2b280",
+  "#e25822",
+  "#f6a600",
+  "#222222",
+] as const;
+
+/**
+ * One colour per family, fixed by the run's scenario order (the same family keeps its colour in every
+ * chart of the page); past 21 families the colours would cycle, so the legend lists every family.
+ */
+export function familyColors(scenarios: readonly string[]) {
+  return {
+    field: "scenario",
+    type: "nominal",
+    scale: {
+      domain: [...scenarios],
+      range: scenarios.map((_, i) => FAMILY_PALETTE[i % FAMILY_PALETTE.length]),
+    },
+    legend: { labelLimit: 320, symbolLimit: 0, values: [...scenarios] },
+  } as const;
+}
 
 /** A bar per scenario (and overall) with its bootstrap interval as a whisker; the y scale is 0–1. */
 function barWithInterval(
@@ -101,13 +138,16 @@ export function failureSpec(results: EvalResults): TopLevelSpec | null {
     encoding: {
       y: { field: "code", type: "nominal", sort: [...FAILURE_CODES], title: null },
       x: { field: "episodes", type: "quantitative", title: "episodes", axis: { tickMinStep: 1 } },
-      color: SCENARIO_COLORS,
+      color: familyColors(Object.keys(results.scenarios)),
     },
   } as TopLevelSpec;
 }
 
 /** Rewards of scored episodes in ten bins of 0.1 (the last one includes 1.0), stacked by scenario. */
-export function rewardDistributionSpec(outcomes: readonly EpisodeOutcome[]): TopLevelSpec {
+export function rewardDistributionSpec(
+  outcomes: readonly EpisodeOutcome[],
+  scenarios: readonly string[] = [...new Set(outcomes.map((o) => o.scenario))],
+): TopLevelSpec {
   const counts = new Map<string, number>();
   for (const o of outcomes.filter((x) => x.error === null)) {
     const bin = Math.min(9, Math.max(0, Math.floor(o.reward * 10)));
@@ -130,7 +170,7 @@ export function rewardDistributionSpec(outcomes: readonly EpisodeOutcome[]): Top
     encoding: {
       x: { field: "bin", type: "ordinal", scale: { domain: bins }, title: "reward", axis: { labelAngle: 0 } },
       y: { field: "episodes", type: "quantitative", stack: "zero", axis: { tickMinStep: 1 } },
-      color: SCENARIO_COLORS,
+      color: familyColors(scenarios),
     },
   } as TopLevelSpec;
 }

@@ -14,6 +14,7 @@ import {
   type StoredCall,
   type StoredTurn,
 } from "./episode-record.ts";
+import { episodeAnchor, verdictOf } from "./episode-table.ts";
 import { stepsNote } from "./horizon-report.ts";
 import { clip, pretty } from "./html.ts";
 
@@ -101,8 +102,8 @@ function asideHtml(record: EpisodeRecord): string {
 
 export function episodeHtml(record: EpisodeRecord): string {
   const codes = [...new Set(((record.score.violations ?? []) as { code: string }[]).map((v) => v.code))];
-  const errored = isProviderError(record);
-  const passed = record.score.passed && !errored;
+  const errored = verdictOf(record) === "not scored";
+  const passed = verdictOf(record) === "passed";
   const verdict = errored
     ? `<span class="bad">not scored</span>`
     : `<span class="${passed ? "ok" : "bad"}">${passed ? "passed" : "failed"}</span>`;
@@ -123,7 +124,7 @@ export function episodeHtml(record: EpisodeRecord): string {
     : "";
   const aside = asideHtml(record);
   return [
-    `<details class="episode" data-passed="${passed}"><summary>${summary}</summary>`,
+    `<details class="episode" id="${esc(episodeAnchor(record))}" data-passed="${passed}"><summary>${summary}</summary>`,
     error,
     `<div class="${aside ? "split" : ""}"><div class="trace">`,
     `<h4>Conversation</h4>`,

@@ -7,8 +7,10 @@
 import { esc } from "../report-kit/escape-html.ts";
 import { episodeHtml } from "./episode-html.ts";
 import type { EpisodeRecord } from "./episode-record.ts";
+import { EPISODE_TABLE_SCRIPT, episodeTable } from "./episode-table.ts";
 import { horizonHtml } from "./horizon-report.ts";
 import { type EpisodeOutcome, type EvalResults, FAILURE_CODES } from "./metrics.ts";
+import { provenanceHtml } from "./provenance-html.ts";
 import { HEADERS, lastErrorLine, rows } from "./report-md.ts";
 import type { EvalConfig } from "./run-dir.ts";
 
@@ -65,13 +67,21 @@ details.episode>summary{cursor:pointer}.ok{color:#17803d}.bad{color:#b42318}.cod
 .msg.assistant{border-color:#f58518}.role,.label{font-size:12px;color:#666;text-transform:uppercase}
 .call{margin:6px 0 6px 12px;border-left:2px dashed #bbb;padding-left:8px}
 button{margin-right:6px}
+dl.provenance{display:grid;grid-template-columns:max-content 1fr;gap:2px 16px;margin:6px 0}
+dl.provenance dt{color:#666}dl.provenance dd{margin:0;overflow-wrap:anywhere}
+details.provenance{border:1px solid #ddd;border-radius:4px;padding:4px 8px;margin:8px 0}
+details.provenance>summary,details.provenance details>summary{cursor:pointer;font-weight:600}
+table.episodes button.sort{border:0;background:none;font:inherit;font-weight:600;cursor:pointer;padding:0;margin:0}
+table.episodes th{position:sticky;top:0}table.episodes th button::after{content:"";display:inline-block;margin-left:5px;border:5px solid transparent}
+table.episodes th[aria-sort=ascending] button::after{border-bottom-color:#333;vertical-align:2px}table.episodes th[aria-sort=descending] button::after{border-top-color:#333;vertical-align:-3px}
+.episode-list{max-height:420px;overflow:auto;display:inline-block}
 `;
 
 const SCRIPT = `
 document.getElementById("expand").addEventListener("click",()=>{for(const d of document.querySelectorAll("details.episode"))d.open=true});
 document.getElementById("collapse").addEventListener("click",()=>{for(const d of document.querySelectorAll("details.episode"))d.open=false});
-document.getElementById("failed").addEventListener("change",(e)=>{for(const d of document.querySelectorAll('details.episode[data-passed="true"]'))d.hidden=e.target.checked});
-`;
+document.getElementById("failed").addEventListener("change",(e)=>{for(const d of document.querySelectorAll('details.episode[data-passed="true"],#episode-list tr[data-passed="true"]'))d.hidden=e.target.checked});
+${EPISODE_TABLE_SCRIPT}`;
 
 function resultsTable(results: EvalResults, k: number): string {
   const cells = (row: string[]) =>
@@ -104,18 +114,6 @@ function providerErrorNote(results: EvalResults): string {
   return `<p class="bad"><b>${n} episode${n === 1 ? "" : "s"} ended in a provider error</b> (the model server failed after its retries): they are not scored and are left out of every figure below; rerun them with <code>atlas-gym eval --resume</code>.${last}</p>`;
 }
 
-function provenanceLine(results: EvalResults): string {
-  const p = results.provenance;
-  if (!p) return "";
-  const scenarios = Object.entries(p.scenarios)
-    .map(
-      ([id, s]) =>
-        `${id} ${s.version}${s.eval_split_sha256 ? ` (split ${s.eval_split_sha256.slice(0, 12)})` : ""}`,
-    )
-    .join(", ");
-  return `<p class="label">atlas-gym ${esc(p.atlas_gym_version)}${p.git_commit ? ` · commit ${esc(p.git_commit.slice(0, 12))}` : ""} · tools ${esc(p.tools)} · ${esc(p.started_at)} → ${esc(p.ended_at ?? "")} · ${esc(scenarios)}</p>`;
-}
-
 export async function htmlReport({ results, config, outcomes, episodes }: HtmlReportInput): Promise<string> {
   // Vega loads in about a second: only when a report is written.
   const { failureSpec, meanRewardSpec, passRateSpec, rewardDistributionSpec } = await import("./charts.ts");
@@ -125,7 +123,7 @@ export async function htmlReport({ results, config, outcomes, episodes }: HtmlRe
     await renderSvg(meanRewardSpec(results)),
     await renderSvg(passRateSpec(results)),
     failures ? await renderSvg(failures) : "<p>No failures to chart.</p>",
-    await renderSvg(rewardDistributionSpec(outcomes)),
+    await renderSvg(rewardDistributionSpec(outcomes, Object.keys(results.scenarios))),
   ];
   const horizons = (await import("./horizon-charts.ts")).horizonSpec(results);
   const byScenario = Object.keys(results.scenarios).map((id) => {
@@ -141,7 +139,7 @@ export async function htmlReport({ results, config, outcomes, episodes }: HtmlRe
 <h1>atlas-gym eval report</h1>
 <p>model <code>${esc(config.model)}</code> · reward mode <b>${esc(config.reward)}</b> · split ${esc(config.split)} · k = ${esc(config.k)} samples per task · seed ${esc(config.seed)} · ${results.overall.episodes} episodes, ${results.overall.episodes_scored} scored</p>
 ${providerErrorNote(results)}
-${provenanceLine(results)}
+${provenanceHtml(results.provenance)}
 <h2>Results</h2>
 ${resultsTable(results, config.k)}
 <div class="charts">${charts.map((svg) => `<figure>${svg}</figure>`).join("")}</div>
@@ -153,6 +151,8 @@ ${horizons ? horizonHtml(results, await renderSvg(horizons)) : ""}
 <p>${episodes.length} of ${outcomes.length} episodes${episodes.length < outcomes.length ? " (failed ones first; all are in episodes.jsonl)" : ""}.
 <button id="expand" type="button">expand all</button><button id="collapse" type="button">collapse all</button>
 <label><input id="failed" type="checkbox"> failed only</label></p>
+<p>Failed episodes first; click a column to sort by it (again to reverse), a task to open its drill-down.</p>
+<div class="episode-list">${episodeTable(episodes)}</div>
 ${byScenario.join("\n")}
 <script>${SCRIPT}</script>
 </body></html>

@@ -230,8 +230,14 @@ describe("serve --journal", () => {
     const final = await solveOverMcp(client, "mcp-atlassian", task);
     expect((await submitFinalAnswer(client, final)).isError).toBe(false);
     await client.close();
-    const lines = readFileSync(join(dir, `${id}.jsonl`), "utf8").trimEnd().split("\n");
-    expect(lines.map((line) => JSON.parse(line))).toContainEqual({ t: "final", message: final, n: lines.length - 1 });
+    const lines = readFileSync(join(dir, `${id}.jsonl`), "utf8")
+      .trimEnd()
+      .split("\n");
+    expect(lines.map((line) => JSON.parse(line))).toContainEqual({
+      t: "final",
+      message: final,
+      n: lines.length - 1,
+    });
     const expected = (await call(before, "POST", `/v1/sessions/${id}/score`)).body;
     expect(expected).toMatchObject({ reward: 1, passed: true });
 

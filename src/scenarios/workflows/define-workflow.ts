@@ -4,9 +4,11 @@
  * tools of every family it composes; its expectation and reference are the steps' own, composed
  * (compose-workflow.ts); the names it introduces are its steps' names.
  */
-import { defineScenario, type Scenario } from "../define-scenario.ts";
+import { TOOL_SET_NAMES } from "../../tools/aliases/tool-sets.ts";
+import type { AliasSetName, AliasSolutions } from "../alias-solution.ts";
+import { defineScenario, type Scenario, type Task } from "../define-scenario.ts";
 import { compositions, type Scope } from "./catalogue.ts";
-import { workflowExpectation, workflowReference } from "./compose-workflow.ts";
+import { workflowExpectation, workflowReference, workflowSolution } from "./compose-workflow.ts";
 import { DECLINABLE, generateWorkflow, introduced } from "./generate.ts";
 import { familyOf, type WorkflowExpected } from "./workflow-task.ts";
 
@@ -29,5 +31,15 @@ export function defineWorkflow(scope: Scope, id: string, description: string): S
     expect: (task, site, ctx) => workflowExpectation(task, site, ctx),
     introduces: introduced,
     reference: (task) => workflowReference(task),
+    aliasSolutions: aliasSolutionsOf(families),
   });
+}
+
+/** A set solves a workflow when it solves every family the workflow may use: the steps' solutions in order. */
+function aliasSolutionsOf(families: readonly Scenario[]): AliasSolutions<WorkflowExpected> {
+  return Object.fromEntries(
+    TOOL_SET_NAMES.filter((set): set is AliasSetName => set !== "default")
+      .filter((set) => families.every((f) => f.aliasSolutions?.[set] !== undefined))
+      .map((set) => [set, (task: Task<WorkflowExpected>) => workflowSolution(task, set)]),
+  );
 }

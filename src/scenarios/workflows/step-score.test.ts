@@ -71,7 +71,7 @@ describe("workflow step progress", () => {
       "All done: every step completed successfully.",
     );
     expect(claims.progress!.steps[at]).toMatchObject({ holds: false, failure: "no_decline" });
-    expect(claims.progress!.steps.filter((s, i) => i !== at).every((s) => s.holds)).toBe(true);
+    expect(claims.progress!.steps.filter((_s, i) => i !== at).every((s) => s.holds)).toBe(true);
     expect(claims.passed).toBe(false);
     const silent = play("workflow-jira-v1", declined, undefined, "");
     expect(silent.progress!.steps[at]).toMatchObject({ holds: false, failure: "no_final_answer" });
