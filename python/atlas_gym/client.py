@@ -68,7 +68,8 @@ class CapacityError(EnvServerError):
 
 @dataclass(frozen=True)
 class Session:
-    """An open episode: its id, the opening conversation, the tools offered and the call budget."""
+    """An open episode: its id, the opening conversation, the tools offered, the call budget and the turn
+    limit the server states for its task (`limits.max_turns`: the call budget + 1, src/agent/turn-limit.ts)."""
 
     session_id: str
     messages: list[dict[str, Any]]
@@ -76,6 +77,7 @@ class Session:
     max_tool_calls: int | None
     task_id: str | None = None
     seed: int | None = None
+    max_turns: int | None = None
 
 
 @dataclass(frozen=True)
@@ -201,6 +203,7 @@ class EnvClient:
             limits.get("max_tool_calls"),
             answer.get("task_id"),
             answer.get("seed"),
+            limits.get("max_turns"),
         )
 
     def call_tool(self, session_id: str, name: str, arguments: dict[str, Any]) -> ToolResult:

@@ -4,8 +4,13 @@ One env-server session per trajectory: `run` opens a session for the row's task 
 `seed`, from `atlas-gym export --format verl`), renders the session's own messages and tool schemas (the
 scenario's tool subset, nested schemas intact) with the chat template, then generates → parses tool calls
 (verl's `hermes` parser for Qwen3, `qwen3_coder` for Qwen3.5's XML calls: `multi_turn.format`) → calls the
-tools on the session → ... until the model answers without a call, the session's call budget, the
-assistant-turn limit or the response length is reached. The reward is the session's `/score` (the same
+tools on the session → ... until the model answers without a call (the episode terminates), or it is
+truncated: by the session's call budget (`budget`), its turn limit (`max_turns`) or the response length
+(`response_length`). The turn limit follows the TypeScript rule (src/agent/turn-limit.ts): a user-set
+`multi_turn.max_assistant_turns` wins; left null (verl's default), each episode gets its own task's
+`limits.max_turns` from the session opening (its call budget + 1), so a workflow task gets more turns than
+a single-family one. A truncation is its own end, not a model error: the session is scored as usual and
+`ended`/`truncation`/`max_turns` in `reward_extra_info` say how it ended. The reward is the session's `/score` (the same
 session the tools changed), returned as `reward_score`, with `passed`, the violation codes and the reward
 mode in `reward_extra_info`; the session is deleted in every case. A failed tool call is data for the
 model (its error text, as in evaluation and TRL).
@@ -62,7 +67,7 @@ class AtlasEnvAgentLoop(AgentLoopBase):
         )
         self.reward_mode = reward_mode
         multi_turn = self.rollout_config.multi_turn
-        self.max_assistant_turns = multi_turn.max_assistant_turns
+        self.max_assistant_turns = user_turn_limit(multi_turn.max_assistant_turns)
         self.max_parallel_calls = multi_turn.max_parallel_calls or 1
         self.max_tool_response_length = multi_turn.max_tool_response_length
         self.tool_parser = ToolParser.get_tool_parser(multi_turn.format, self.tokenizer)
@@ -109,6 +114,8 @@ class AtlasEnvAgentLoop(AgentLoopBase):
         metrics: dict[str, Any] = {"generate_sequences": 0.0, "tool_calls": 0.0}
         turns = calls = errors = 0
         final_message: str | None = None
+        truncation = ""  # "" while the episode runs or when it terminates with a final answer
+        max_turns = episode_turn_limit(session, self.max_assistant_turns)
         loop = asyncio.get_running_loop()
         while True:
             started = loop.time()
@@ -127,7 +134,8 @@ class AtlasEnvAgentLoop(AgentLoopBase):
             if not tool_calls:
                 final_message = content
                 break
-            if len(mask) >= self.response_length or (self.max_assistant_turns and turns >= self.max_assistant_turns):
+            if len(mask) >= self.response_length:
+                truncation = "response_length"
                 break
             previous = list(messages)
             started = loop.time()
@@ -139,13 +147,20 @@ class AtlasEnvAgentLoop(AgentLoopBase):
                 messages.append({"role": "tool", "content": self._truncate(text)})
             metrics["tool_calls"] += loop.time() - started
             if spent:  # as in evaluation: the call past the budget is recorded, and the rollout ends
+                truncation = "budget"
                 break
             merged, mask, merged_logprobs = await self.ct_merge_context_msg(
                 previous, messages, runtime_ids, mask, logprobs or None, tools=tools
             )
             if len(mask) >= self.response_length:
+                truncation = "response_length"
                 break
             runtime_ids, logprobs = merged.token_ids, merged_logprobs or []
+            if max_turns is not None and turns >= max_turns:  # as in evaluation: this turn's calls ran
+                truncation = "max_turns"
+                break
+        if truncation:
+            logger.info("env session %s truncated (%s) after %d turns", session.session_id, truncation, turns)
 
         score = await asyncio.to_thread(self.client.score, session.session_id, final_message, self.reward_mode)
         response_ids = runtime_ids[len(prompt_ids) :]
@@ -155,6 +170,9 @@ class AtlasEnvAgentLoop(AgentLoopBase):
             "reward_mode": score.mode or self.reward_mode or "paper",
             "tool_calls": calls,
             "tool_errors": errors,
+            "ended": "truncated" if truncation else "terminated",
+            "truncation": truncation,  # budget, max_turns or response_length; "" when it terminated
+            "max_turns": max_turns or 0,  # the turn limit the episode ran under (0: none stated)
             "env_session_id": session.session_id,  # not "session_id": verl's V1 manager uses that column
         }
         return AgentLoopOutput(
@@ -191,6 +209,26 @@ class AtlasEnvAgentLoop(AgentLoopBase):
             return text
         half = limit // 2
         return text[:half] + "...(truncated)..." + text[-half:]
+
+
+def user_turn_limit(value: Any) -> int | None:
+    """`multi_turn.max_assistant_turns` as a user limit: None when left unset (null), else a positive
+    integer (0 or a negative number is refused rather than read as "no limit")."""
+    if value is None:
+        return None
+    if isinstance(value, bool) or not isinstance(value, int) or value < 1:
+        raise ValueError(f"multi_turn.max_assistant_turns must be a positive integer or null, got {value!r}")
+    return value
+
+
+def episode_turn_limit(session: Session, user_limit: int | None) -> int | None:
+    """Model turns the episode may take (src/agent/turn-limit.ts): the user's limit when set, else the
+    session's `limits.max_turns` (a server that does not state one: its call budget + 1; neither: none)."""
+    if user_limit is not None:
+        return user_limit
+    if session.max_turns is not None:
+        return int(session.max_turns)
+    return None if session.max_tool_calls is None else int(session.max_tool_calls) + 1
 
 
 def assistant_message(content: str, tool_calls: list[FunctionCall]) -> dict[str, Any]:

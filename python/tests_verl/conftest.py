@@ -6,6 +6,7 @@ config composed with Hydra, and a scripted generation backend standing in for vL
 
 from __future__ import annotations
 
+import asyncio
 import json
 import os
 from collections.abc import Callable, Iterator
@@ -32,6 +33,43 @@ def env_server() -> Iterator[EnvServerProcess]:
 @pytest.fixture()
 def client(env_server: EnvServerProcess) -> EnvClient:
     return EnvClient(env_server.url)
+
+
+@pytest.fixture(scope="session")
+def qwen3_dir(tmp_path_factory, env_server) -> Path:
+    return build_model_dir(tmp_path_factory.mktemp("qwen3"), EnvClient(env_server.url), "qwen3")
+
+
+@pytest.fixture(scope="session")
+def qwen3_5_dir(tmp_path_factory, env_server) -> Path:
+    return build_model_dir(tmp_path_factory.mktemp("qwen3_5"), EnvClient(env_server.url), "qwen3_5")
+
+
+@pytest.fixture()
+def spy(monkeypatch):
+    """Records every session the loop opens and every /score answer it gets (in this process)."""
+    seen: dict = {"opened": [], "scores": {}, "calls": []}
+    create, score, call = EnvClient.create_session, EnvClient.score, EnvClient.call_tool
+
+    def create_session(self, *args, **kwargs):
+        session = create(self, *args, **kwargs)
+        seen["opened"].append(session.session_id)
+        return session
+
+    def score_spy(self, session_id, *args, **kwargs):
+        answer = score(self, session_id, *args, **kwargs)
+        seen["scores"][session_id] = answer
+        return answer
+
+    def call_spy(self, session_id, name, arguments):
+        result = call(self, session_id, name, arguments)
+        seen["calls"].append((session_id, name, arguments, result))
+        return result
+
+    monkeypatch.setattr(EnvClient, "create_session", create_session)
+    monkeypatch.setattr(EnvClient, "score", score_spy)
+    monkeypatch.setattr(EnvClient, "call_tool", call_spy)
+    return seen
 
 
 def build_model_dir(directory: Path, client: EnvClient, model_type: str = "qwen3") -> Path:
@@ -109,3 +147,35 @@ class ScriptedServer:
         self.emitted[request_id].append(answer)
         ids = self.tokenizer.encode(answer, add_special_tokens=False)
         return TokenOutput(token_ids=ids, log_probs=[0.0] * len(ids), stop_reason="stop")
+
+
+def run_directly(model_dir: Path, server: ScriptedServer, env_url: str, fmt: str, model_type: str, *overrides, **row):
+    """Builds the loop inside the running event loop (verl's base class binds to it) and runs one row;
+    `overrides` are Hydra overrides of verl's config."""
+
+    async def go():
+        loop = direct_loop(model_dir, server, env_url, fmt, model_type, *overrides)
+        return await loop.run({"temperature": 1.0}, **row)
+
+    return asyncio.run(go())
+
+
+def direct_loop(model_dir: Path, server: ScriptedServer, env_url: str, fmt: str, model_type: str, *overrides: str):
+    from transformers import AutoTokenizer
+    from verl.experimental.agent_loop.agent_loop import DictConfigWrap
+    from verl.utils.dataset.rl_dataset import RLHFDataset
+
+    from atlas_gym.verl_agent_loop import AtlasEnvAgentLoop
+
+    config = verl_config(model_dir, f"actor_rollout_ref.rollout.multi_turn.format={fmt}", *overrides)
+    return AtlasEnvAgentLoop(
+        trainer_config=DictConfigWrap(config),
+        server_manager=server,
+        tokenizer=AutoTokenizer.from_pretrained(model_dir),
+        processor=None,
+        dataset_cls=RLHFDataset,
+        data_config=DictConfigWrap(config.data),
+        hf_model_type=model_type,
+        env_url=env_url,
+        reward_mode="state",
+    )

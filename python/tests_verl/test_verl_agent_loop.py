@@ -15,49 +15,12 @@ from pathlib import Path
 import numpy as np
 import pytest
 import torch
-from conftest import ScriptedServer, build_model_dir, verl_config
+from conftest import ScriptedServer, direct_loop, run_directly, verl_config
 
-from atlas_gym.client import EnvClient, SessionNotFoundError
+from atlas_gym.client import SessionNotFoundError
 from atlas_gym.server_process import REPO_ROOT
 from atlas_gym.testing import transition_policy
-from atlas_gym.verl_agent_loop import AGENT_NAME, AtlasEnvAgentLoop
-
-
-@pytest.fixture(scope="module")
-def qwen3_dir(tmp_path_factory, env_server) -> Path:
-    return build_model_dir(tmp_path_factory.mktemp("qwen3"), EnvClient(env_server.url), "qwen3")
-
-
-@pytest.fixture(scope="module")
-def qwen3_5_dir(tmp_path_factory, env_server) -> Path:
-    return build_model_dir(tmp_path_factory.mktemp("qwen3_5"), EnvClient(env_server.url), "qwen3_5")
-
-
-@pytest.fixture()
-def spy(monkeypatch):
-    """Records every session the loop opens and every /score answer it gets (in this process)."""
-    seen: dict = {"opened": [], "scores": {}, "calls": []}
-    create, score, call = EnvClient.create_session, EnvClient.score, EnvClient.call_tool
-
-    def create_session(self, *args, **kwargs):
-        session = create(self, *args, **kwargs)
-        seen["opened"].append(session.session_id)
-        return session
-
-    def score_spy(self, session_id, *args, **kwargs):
-        answer = score(self, session_id, *args, **kwargs)
-        seen["scores"][session_id] = answer
-        return answer
-
-    def call_spy(self, session_id, name, arguments):
-        result = call(self, session_id, name, arguments)
-        seen["calls"].append((session_id, name, arguments, result))
-        return result
-
-    monkeypatch.setattr(EnvClient, "create_session", create_session)
-    monkeypatch.setattr(EnvClient, "score", score_spy)
-    monkeypatch.setattr(EnvClient, "call_tool", call_spy)
-    return seen
+from atlas_gym.verl_agent_loop import AGENT_NAME
 
 
 def group_policy():
@@ -152,35 +115,6 @@ def xml_call(name: str, arguments: dict) -> str:
         f"<parameter={k}>\n{v if isinstance(v, str) else json.dumps(v)}\n</parameter>\n" for k, v in arguments.items()
     )
     return f"<tool_call>\n<function={name}>\n{params}</function>\n</tool_call><|im_end|>"
-
-
-def run_directly(model_dir: Path, server: ScriptedServer, env_url: str, fmt: str, model_type: str, **row):
-    """Builds the loop inside the running event loop (verl's base class binds to it) and runs one row."""
-
-    async def go():
-        loop = direct_loop(model_dir, server, env_url, fmt, model_type)
-        return await loop.run({"temperature": 1.0}, **row)
-
-    return asyncio.run(go())
-
-
-def direct_loop(model_dir: Path, server: ScriptedServer, env_url: str, fmt: str, model_type: str):
-    from transformers import AutoTokenizer
-    from verl.experimental.agent_loop.agent_loop import DictConfigWrap
-    from verl.utils.dataset.rl_dataset import RLHFDataset
-
-    config = verl_config(model_dir, f"actor_rollout_ref.rollout.multi_turn.format={fmt}")
-    return AtlasEnvAgentLoop(
-        trainer_config=DictConfigWrap(config),
-        server_manager=server,
-        tokenizer=AutoTokenizer.from_pretrained(model_dir),
-        processor=None,
-        dataset_cls=RLHFDataset,
-        data_config=DictConfigWrap(config.data),
-        hf_model_type=model_type,
-        env_url=env_url,
-        reward_mode="state",
-    )
 
 
 def test_qwen3_5_xml_calls_with_nested_arguments_and_a_failed_call_as_data(qwen3_5_dir, env_server, client, spy):
