@@ -5,6 +5,7 @@
  * with the probes (reward-probes, scenario-invariants); this is the train generator's side.
  */
 import { describe, expect, it } from "vitest";
+import { runReference as playReference } from "../src/agent/scripted/replay.ts";
 import { createEpisode } from "../src/env/episode.ts";
 import { resolveBindings } from "../src/reward/bindings.ts";
 import { diff } from "../src/sandbox/diff.ts";
@@ -44,10 +45,7 @@ describe.each(WORKFLOWS.map((s) => [s.id, s] as const))("%s", (_, scenario) => {
         }
       if (task.index % 25 === 0) {
         const episode = createEpisode(scenario, task);
-        const solution = scenario.reference(task);
-        let next = solution.next(undefined as never);
-        while (!next.done) next = solution.next(episode.step(next.value));
-        episode.finish(next.value);
+        playReference(episode);
         expect(episode.score().reward, task.id).toBe(1);
       }
     }
