@@ -12,6 +12,7 @@ import { PENALTIES, VIOLATIONS } from "../reward/penalties.ts";
 import { STEP_FAILURE_KINDS } from "../reward/step-failure-kinds.ts";
 import { OPERATIONS } from "../sandbox/operations.ts";
 import { PRESENTATIONS } from "../sandbox/presentations.ts";
+import { FAMILIES } from "../scenarios/families.ts";
 import { isHeldOut, SCENARIOS } from "../scenarios/index.ts";
 import { TOOL_SET_NAMES, uncoveredOperations } from "../tools/aliases/tool-sets.ts";
 import { DEFAULT_TOOL_SPECS } from "../tools/catalogue.ts";
@@ -60,7 +61,14 @@ export function renderPresentations(): string {
   return `${PRESENTATIONS.length} presentations: the same operations on other API versions (same handlers, state and trace).\n\n${table(["API", "operationId", "method and path", "performs"], rows)}`;
 }
 
-/** Every registered scenario with its levels, tools and what it tests. */
+/** How many families the registry holds: single-family ones, workflows composed of them, held out. */
+export function renderFamilyCount(): string {
+  const workflows = SCENARIOS.length - FAMILIES.length;
+  const held = SCENARIOS.filter((s) => isHeldOut(s.id)).length;
+  return `${SCENARIOS.length} task families: ${FAMILIES.length} single-family ones and ${workflows} workflow families composed of their steps; ${held} of the ${SCENARIOS.length} are held out (never trained on).`;
+}
+
+/** Every registered scenario with its levels, tools and what it tests, after the family count. */
 export function renderScenarios(): string {
   const rows = SCENARIOS.map((s) => [
     `\`${s.id}\``,
@@ -68,7 +76,7 @@ export function renderScenarios(): string {
     isHeldOut(s.id) ? `${s.description} *Held out: never trained on.*` : s.description,
     s.tools.map((t) => `\`${t}\``).join(", "),
   ]);
-  return table(["scenario", "levels", "the task", "tools offered"], rows);
+  return `${renderFamilyCount()}\n\n${table(["scenario", "levels", "the task", "tools offered"], rows)}`;
 }
 
 /** Which alias tool set covers which scenario, derived from the operations each scenario needs. */
