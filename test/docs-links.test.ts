@@ -102,6 +102,14 @@ describe("links and paths in the docs", () => {
     expect(problems).toEqual([]);
   });
 
+  it.each(PAGES)(
+    "%s: verl's --config-path is absolute (Hydra reads a relative one inside verl's package)",
+    (page) => {
+      const paths = [...read(page).matchAll(/main_ppo --config-path (\S+)/g)].map((m) => m[1]!);
+      expect(paths.filter((p) => !/^["']?(\$PWD|\/)/.test(p))).toEqual([]);
+    },
+  );
+
   it("computes GitHub's anchors and catches a dead link", () => {
     expect([...anchors("# A `b`: c (d)\n## 1. Two, three\n## 1. Two, three\n")]).toEqual([
       "a-b-c-d",
