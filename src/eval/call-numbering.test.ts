@@ -10,6 +10,11 @@ import { describe, expect, it } from "vitest";
 import { assistantFromParsed } from "../agent/providers/assistant-message.ts";
 import { callsSoFar } from "../agent/tool-calls.ts";
 import type { ChatMessage, ChatToolCall } from "../agent/types.ts";
+import { DEFAULT_BASE_URL } from "../sandbox/fixtures/default-site.ts";
+import { runReference } from "../scenarios/run-reference.ts";
+import { createEnvApp } from "../server/create-env-app.ts";
+import { createSessionStore } from "../server/sessions.ts";
+import { createTaskSource } from "../server/task-source.ts";
 import { conversationHtml } from "../view/conversation-html.ts";
 import { episodeHtml } from "./episode-html.ts";
 import { readEpisodeLog } from "./episode-log.ts";
@@ -74,5 +79,43 @@ describe("call numbering", () => {
     };
     const message = assistantFromParsed(parsed, callsSoFar(before));
     expect(message.tool_calls?.map((c) => c.id)).toEqual(["call_3", "call_4"]);
+  });
+
+  it("the env server's trace numbers its calls as the score does: call N is the call with i = N", async () => {
+    const { scenario, task, site } = createTaskSource().resolve({
+      scenario: "jira-transition-v1",
+      split: "eval",
+      index: 0,
+    });
+    const reference = runReference(site.fork(), scenario.reference(task), DEFAULT_BASE_URL, task.id);
+    const app = createEnvApp({ sessions: createSessionStore() });
+    const post = async (path: string, body: unknown) =>
+      (
+        await app.request(path, {
+          method: "POST",
+          headers: { "content-type": "application/json" },
+          body: JSON.stringify(body),
+        })
+      ).json();
+    const { session_id: sid } = (await post("/v1/sessions", { task_id: task.id })) as { session_id: string };
+    for (const call of reference.results)
+      await post(`/v1/sessions/${sid}/tools/${call.name}`, { arguments: call.arguments });
+    const score = (await post(`/v1/sessions/${sid}/score`, { final_message: reference.answer })) as {
+      reward: number;
+      explanation: string;
+    };
+    const trace = (await (await app.request(`/v1/sessions/${sid}/trace`)).json()) as {
+      calls: { i: number; name: string; operation_id: string; ok: boolean }[];
+    };
+    expect(score.reward).toBe(1);
+    expect(trace.calls.map((c) => c.i)).toEqual(trace.calls.map((_, k) => k + 1));
+    const setBy = [...score.explanation.matchAll(/set by call (\d+)/g)].map((m) => Number(m[1]));
+    expect(setBy.length).toBeGreaterThan(0);
+    for (const n of setBy) {
+      const call = trace.calls.find((c) => c.i === n)!;
+      expect(call).toBe(trace.calls[n - 1]);
+      expect(call.operation_id).toBe("doTransition");
+      expect(call.ok).toBe(true);
+    }
   });
 });
