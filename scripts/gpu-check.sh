@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# GPU check, one shot, within ten minutes on one GPU: the TRL smoke test (python/tests/test_trl_smoke.py)
-# on CUDA with a larger random Qwen3 ("small": ~50M parameters) instead of the CPU one, capped at 5 minutes.
+# GPU check, one shot on one GPU: the TRL smoke test (python/tests/test_trl_smoke.py) on CUDA with a larger
+# random Qwen3 ("small": ~50M parameters) instead of the CPU one, capped at 5 minutes (timeout 300 below).
 # It has not run on a GPU yet (none was available to the sessions that wrote it). Needs Node 20 too (the
 # test starts the TypeScript env server and validates its config with it). Needs a CUDA build of torch
 # 2.13.0 and python/requirements.txt's other pins in the Python it runs ($PYTHON, else python/.venv,

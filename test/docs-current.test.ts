@@ -12,6 +12,7 @@ import {
 import { FAILURE_CODES } from "../src/eval/metrics.ts";
 import { PENALTIES } from "../src/reward/penalties.ts";
 import { OPERATIONS } from "../src/sandbox/operations.ts";
+import { HELD_OUT } from "../src/scenarios/index.ts";
 
 describe("generated docs", () => {
   for (const section of GENERATED_SECTIONS) {
@@ -36,6 +37,11 @@ describe("generated docs", () => {
     expect(codes).toContain("`unhonoured_binding`");
     const kinds = renderProviderErrors();
     for (const type of Object.keys(PROVIDER_ERROR_TYPES)) expect(kinds).toContain(`| \`${type}\` |`);
+  });
+
+  it("docs/held-out-families.md gives every held-out family its row", () => {
+    const rows = [...readFileSync("docs/held-out-families.md", "utf8").matchAll(/^\| `([a-z0-9-]+)` \|/gm)];
+    expect(rows.map((m) => m[1]).sort()).toEqual([...HELD_OUT].sort());
   });
 
   it("refreshes only the marked region", () => {

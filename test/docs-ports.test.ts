@@ -1,6 +1,6 @@
 /**
- * The docs (README.md and docs/, except docs/training.md, which its owner keeps) show one env-server
- * port: the one `atlas-gym serve` listens on by default. Model servers (vLLM on :8000) and the view's own
+ * The docs (README.md and docs/) show one env-server port: the one `atlas-gym serve` listens on by
+ * default. Model servers (vLLM on :8000) and the view's own
  * default port are other servers and are not checked.
  */
 import { readdirSync, readFileSync } from "node:fs";
@@ -13,7 +13,7 @@ const ROOT = join(import.meta.dirname, "..");
 const FILES = [
   "README.md",
   ...readdirSync(join(ROOT, "docs"))
-    .filter((f) => f.endsWith(".md") && f !== "training.md")
+    .filter((f) => f.endsWith(".md"))
     .map((f) => `docs/${f}`),
 ];
 

@@ -15,6 +15,7 @@ import { createScriptedPolicy } from "../src/agent/scripted/policy-adapter.ts";
 import type { TaskPolicy } from "../src/agent/types.ts";
 import { evaluate } from "../src/eval/evaluate.ts";
 import { runFiles } from "../src/eval/run-dir.ts";
+import { SCENARIOS } from "../src/scenarios/index.ts";
 import { launchChromium } from "./support/headless-chromium.ts";
 import { packagedChromium } from "./support/packaged-chromium.ts";
 import { writeRun } from "./support/run-fixtures.ts";
@@ -165,6 +166,60 @@ describe("report.html in headless Chromium", () => {
       expect(
         browser.problems.requests.every((url) => url.startsWith("file:") || url.startsWith("data:")),
       ).toBe(true);
+    } finally {
+      await browser.close();
+    }
+  });
+
+  it("keeps a run of every family readable: one colour each, whole labels, hover titles, nothing wider than the page", async () => {
+    const chromium = packagedChromium();
+    if ("missing" in chromium) throw new Error(chromium.missing);
+    const ids = SCENARIOS.map((s) => s.id);
+    const dir = mkdtempSync(join(tmpdir(), "atlas-report-families-"));
+    await evaluate({
+      dir,
+      policy: mixedPolicy(),
+      config: {
+        model: "policy:mixed",
+        scenarios: ids,
+        split: "eval",
+        n: 1,
+        k: 2,
+        concurrency: 4,
+        seed: 0,
+        reward: "paper",
+        maxTurns: 60,
+      },
+    });
+    const browser = await launchChromium(chromium);
+    try {
+      await browser.open(pathToFileURL(runFiles(dir).reportHtml).href);
+      await browser.page().setViewportSize({ width: 1280, height: 900 });
+      // Nothing runs past the page: the charts and the failure table fit a 1280 px window.
+      expect(await browser.evaluate<number>("document.documentElement.scrollWidth")).toBeLessThanOrEqual(
+        1280,
+      );
+      // Every family's name is whole on the axes and in the legends (Vega cuts long labels with "…").
+      const texts = await browser.evaluate<string[]>(
+        "[...document.querySelectorAll('figure svg text')].map(t => t.textContent)",
+      );
+      expect(texts.filter((t) => t.includes("…"))).toEqual([]);
+      for (const id of ids) expect(texts).toContain(id);
+      // The stacked charts: one fill per family, and each bar names its family when pointed at.
+      const fills = await browser.evaluate<Record<string, string[]>>(
+        `(() => { const out = {}; for (const p of document.querySelectorAll('figure svg path[aria-roledescription="bar"]')) { const m = / scenario: ([^;]+)$/.exec(p.getAttribute('aria-label')); if (!m) continue; (out[m[1]] ??= []).includes(p.getAttribute('fill')) || out[m[1]].push(p.getAttribute('fill')); if (p.querySelector('title')?.textContent !== p.getAttribute('aria-label')) out.untitled = ['x']; } return out; })()`,
+      );
+      expect(Object.keys(fills).sort()).toEqual([...ids].sort());
+      expect(Object.values(fills).every((f) => f.length === 1)).toBe(true);
+      expect(new Set(Object.values(fills).flat()).size).toBe(ids.length);
+      // The failure table's headers are whole codes, each on one line.
+      const headers = await browser.evaluate<number[]>(
+        "[...document.querySelectorAll('table.failures th span')].map(s => s.getClientRects().length)",
+      );
+      expect(headers).toHaveLength(15);
+      expect(headers.every((n) => n === 1)).toBe(true);
+      expect(browser.problems.consoleErrors).toEqual([]);
+      expect(browser.problems.exceptions).toEqual([]);
     } finally {
       await browser.close();
     }

@@ -14,8 +14,15 @@ export function toolMessage(call: ChatToolCall, result: ToolCallResult): ChatMes
   return { role: "tool", tool_call_id: call.id, content: result.observation };
 }
 
-/** An id for the i-th call of a turn, for providers that do not assign one. */
-export const callId = (turn: number, index: number) => `call_${turn}_${index}`;
+/**
+ * An id for a call that arrives without one: `call_N`, N its 1-based position on the episode's trace, the
+ * number the score's "set by call N" and every drill-down use for it.
+ */
+export const callId = (position: number) => `call_${position}`;
+
+/** How many tool calls the conversation's assistant messages already made (the next one is this + 1). */
+export const callsSoFar = (messages: readonly ChatMessage[]) =>
+  messages.reduce((n, m) => n + (m.role === "assistant" ? (m.tool_calls?.length ?? 0) : 0), 0);
 
 /** Arguments as the JSON text a model would emit (strings are kept as emitted). */
 export function argumentsText(args: unknown): string {

@@ -4,14 +4,15 @@
  */
 import type { Command } from "commander";
 
-/** The hint printed after a usage error of `command` (a subcommand of the program, or the program). */
+/** The hint printed after a usage error of `command` (the program, or a command at any depth). */
 export function usageHint(command: Command): string {
-  const path = command.parent ? `atlas-gym ${command.name()}` : "atlas-gym";
-  return `(run \`${path} --help\` for usage)`;
+  const names: string[] = [];
+  for (let c: Command | null = command; c; c = c.parent) names.unshift(c.parent ? c.name() : "atlas-gym");
+  return `(run \`${names.join(" ")} --help\` for usage)`;
 }
 
-/** Sets the one-line hint on the program and on each of its commands. */
+/** Sets the one-line hint on the program and on every command below it (`report training` too). */
 export function addUsageHints(program: Command): void {
   program.showHelpAfterError(usageHint(program));
-  for (const command of program.commands) command.showHelpAfterError(usageHint(command));
+  for (const command of program.commands) addUsageHints(command);
 }

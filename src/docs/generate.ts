@@ -1,10 +1,14 @@
 /**
  * Generated reference: the tables in README.md and docs/ that come from the registries (operations,
- * agent tools, scenarios, which alias tool set covers which scenario), so they cannot drift. Each lives between `<!-- generated:NAME -->` and
+ * agent tools, scenarios, which alias tool set covers which scenario) and the Python suites' test
+ * counts, so they cannot drift. Each lives between `<!-- generated:NAME -->` and
  * `<!-- /generated:NAME -->` markers; `atlas-gym docs --write` refreshes them and a test checks they are
  * current.
  */
 
+import { readdirSync, readFileSync } from "node:fs";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
 import { PROVIDER_ERROR_TYPES } from "../agent/provider-error-types.ts";
 import { operationNeeds } from "../env/offered-tools.ts";
 import { FAILURE_CODES, PAPER_FAILURES, PROVIDER_ERROR_MEANING } from "../eval/metrics.ts";
@@ -12,9 +16,11 @@ import { PENALTIES, VIOLATIONS } from "../reward/penalties.ts";
 import { STEP_FAILURE_KINDS } from "../reward/step-failure-kinds.ts";
 import { OPERATIONS } from "../sandbox/operations.ts";
 import { PRESENTATIONS } from "../sandbox/presentations.ts";
+import { FAMILIES } from "../scenarios/families.ts";
 import { isHeldOut, SCENARIOS } from "../scenarios/index.ts";
 import { TOOL_SET_NAMES, uncoveredOperations } from "../tools/aliases/tool-sets.ts";
 import { DEFAULT_TOOL_SPECS } from "../tools/catalogue.ts";
+import { renderEnvCapacity } from "./env-capacity.ts";
 
 /** A generated section: its marker name, the files that hold it, and its content. */
 export interface GeneratedSection {
@@ -60,7 +66,14 @@ export function renderPresentations(): string {
   return `${PRESENTATIONS.length} presentations: the same operations on other API versions (same handlers, state and trace).\n\n${table(["API", "operationId", "method and path", "performs"], rows)}`;
 }
 
-/** Every registered scenario with its levels, tools and what it tests. */
+/** How many families the registry holds: single-family ones, workflows composed of them, held out. */
+export function renderFamilyCount(): string {
+  const workflows = SCENARIOS.length - FAMILIES.length;
+  const held = SCENARIOS.filter((s) => isHeldOut(s.id)).length;
+  return `${SCENARIOS.length} task families: ${FAMILIES.length} single-family ones and ${workflows} workflow families composed of their steps; ${held} of the ${SCENARIOS.length} are held out (never trained on).`;
+}
+
+/** Every registered scenario with its levels, tools and what it tests, after the family count. */
 export function renderScenarios(): string {
   const rows = SCENARIOS.map((s) => [
     `\`${s.id}\``,
@@ -68,7 +81,7 @@ export function renderScenarios(): string {
     isHeldOut(s.id) ? `${s.description} *Held out: never trained on.*` : s.description,
     s.tools.map((t) => `\`${t}\``).join(", "),
   ]);
-  return table(["scenario", "levels", "the task", "tools offered"], rows);
+  return `${renderFamilyCount()}\n\n${table(["scenario", "levels", "the task", "tools offered"], rows)}`;
 }
 
 /** Which alias tool set covers which scenario, derived from the operations each scenario needs. */
@@ -143,6 +156,24 @@ export function renderTrainingFamilies(): string {
   ].join("\n");
 }
 
+/** The test functions of a Python suite folder (`def test_…`, parametrized ones counted once). */
+function pythonTestFunctions(folder: string): number {
+  const dir = fileURLToPath(new URL(`../../python/${folder}/`, import.meta.url));
+  return readdirSync(dir)
+    .filter((f) => /^test_.*\.py$/.test(f))
+    .reduce(
+      (n, f) => n + (readFileSync(join(dir, f), "utf8").match(/^\s*(?:async )?def test_/gm)?.length ?? 0),
+      0,
+    );
+}
+
+/** How many test functions each Python suite holds (docs/training.md). */
+export function renderPythonTests(): string {
+  const trl = pythonTestFunctions("tests");
+  const verl = pythonTestFunctions("tests_verl");
+  return `Test functions (a parametrized one counted once; \`pytest --collect-only -q\` lists every case): \`python/tests\` ${trl}, \`python/tests_verl\` ${verl}.`;
+}
+
 export const GENERATED_SECTIONS: readonly GeneratedSection[] = [
   { name: "operations", files: ["docs/site-and-apis.md"], render: renderOperations },
   { name: "presentations", files: ["docs/site-and-apis.md"], render: renderPresentations },
@@ -152,6 +183,8 @@ export const GENERATED_SECTIONS: readonly GeneratedSection[] = [
   { name: "failure-codes", files: ["docs/evaluation.md"], render: renderFailureCodes },
   { name: "provider-errors", files: ["docs/evaluation.md"], render: renderProviderErrors },
   { name: "training-families", files: ["docs/training.md"], render: renderTrainingFamilies },
+  { name: "python-tests", files: ["docs/training.md"], render: renderPythonTests },
+  { name: "env-capacity", files: ["docs/training.md"], render: () => renderEnvCapacity() },
 ];
 
 /** `text` with every section's marked region replaced by its current content. */

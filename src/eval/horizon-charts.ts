@@ -31,7 +31,7 @@ export function horizonSpec(results: EvalResults): TopLevelSpec | null {
   return {
     $schema: VEGA_LITE_SCHEMA,
     title: { text: "Per horizon (steps per task)", subtitle: "whiskers: 95% bootstrap interval over tasks" },
-    width: { step: 90 },
+    width: { step: 28 }, // with xOffset the step is one bar (horizons × figures of them), not one horizon
     height: 220,
     data: { values },
     encoding: {

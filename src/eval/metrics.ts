@@ -136,6 +136,8 @@ export interface EvalResults {
   horizons?: Record<string, HorizonResults>;
   /** When some episodes ended in a provider error: the last of them in the log, with its cause. */
   last_provider_error?: LastProviderError;
+  /** When some episodes ended in a provider error: how many ended in each kind (`error.type`). */
+  provider_error_types?: Record<string, number>;
 }
 
 /** The cause of the last provider error of a run: what failed, its text, and how often it was retried. */
@@ -155,6 +157,13 @@ export function lastProviderError(outcomes: readonly EpisodeOutcome[]): LastProv
   if (!last) return undefined;
   const cause = last.errorCause ?? { message: "", status: null, retries: 0 };
   return { task_id: last.taskId, sample: last.sample, type: last.error!, ...cause };
+}
+
+/** Episodes per provider error kind, in the order the kinds first occur. */
+export function providerErrorTypes(outcomes: readonly EpisodeOutcome[]): Record<string, number> {
+  const types: Record<string, number> = {};
+  for (const o of outcomes) if (o.error !== null) types[o.error] = (types[o.error] ?? 0) + 1;
+  return types;
 }
 
 export const round = (x: number) => Math.round(x * 1e6) / 1e6;
@@ -284,7 +293,8 @@ export function buildResults({
       k,
       label,
     );
-  const lastError = lastProviderError(outcomes.filter((o) => ids.includes(o.scenario)));
+  const ran = outcomes.filter((o) => ids.includes(o.scenario));
+  const lastError = lastProviderError(ran);
   const groups =
     held.length > 0
       ? {
@@ -311,6 +321,6 @@ export function buildResults({
     ),
     overall: of(ids),
     ...(groups ? { groups } : {}),
-    ...(lastError ? { last_provider_error: lastError } : {}),
+    ...(lastError ? { last_provider_error: lastError, provider_error_types: providerErrorTypes(ran) } : {}),
   };
 }

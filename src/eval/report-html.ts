@@ -56,10 +56,11 @@ table{border-collapse:collapse;margin:8px 0 20px}th,td{border:1px solid #ccc;pad
 table.failures{table-layout:fixed;width:100%;font-size:12px}
 table.failures th,table.failures td{padding:3px 4px;overflow-wrap:anywhere;white-space:normal}
 table.failures th{font-weight:600;vertical-align:bottom}table.failures th:first-child{width:20%}
+table.failures th span{writing-mode:vertical-rl;transform:rotate(180deg);white-space:nowrap;text-align:left}
 .split{display:grid;grid-template-columns:minmax(0,3fr) minmax(0,2fr);gap:12px}
 aside.task-data{border-left:3px solid #54a24b;padding-left:8px}
 td:first-child{white-space:nowrap}td.n{text-align:right;font-variant-numeric:tabular-nums}th{background:#f3f3f3}
-.charts{display:flex;flex-wrap:wrap;gap:16px}.charts figure{margin:0}
+.charts{display:flex;flex-wrap:wrap;gap:16px}.charts figure{margin:0;max-width:100%;overflow-x:auto}
 pre{white-space:pre-wrap;word-break:break-word;background:#f7f7f7;padding:6px 8px;margin:4px 0;max-height:320px;overflow:auto}
 details.episode{border:1px solid #ddd;border-radius:4px;margin:4px 0;padding:4px 8px}
 details.episode>summary{cursor:pointer}.ok{color:#17803d}.bad{color:#b42318}.codes{color:#8a4b00}
@@ -95,7 +96,8 @@ function resultsTable(results: EvalResults, k: number): string {
 }
 
 /** A failure code as a header that can break at its underscores (so the table fits the page). */
-const header = (code: string) => code.split("_").map(esc).join("_<wbr>");
+/** A code as a column header, set upright-rotated so a long code stays whole in a narrow column. */
+const header = (code: string) => `<span>${esc(code)}</span>`;
 
 function failureTable(results: EvalResults): string {
   const scenarios = [...Object.entries(results.scenarios), ["overall", results.overall] as const];

@@ -66,6 +66,13 @@ export function lastErrorLine(e: LastProviderError): string {
   return `last: ${e.type}${status} after ${e.retries} ${e.retries === 1 ? "retry" : "retries"}, on ${e.task_id} sample ${e.sample}: ${clipped || "(no message)"}`;
 }
 
+/** "server_error ×3, timeout ×1": the provider error kinds of a run with their episode counts. */
+export function providerErrorKinds(results: EvalResults): string {
+  return Object.entries(results.provider_error_types ?? {})
+    .map(([type, n]) => `${type} ×${n}`)
+    .join(", ");
+}
+
 /** The table printed at the end of `atlas-gym eval`. */
 export function terminalTable(results: EvalResults, k: number): string {
   const failures = Object.entries(results.scenarios).map(([id, s]) => `  ${id}: ${failureSummary(s)}`);
@@ -75,7 +82,7 @@ export function terminalTable(results: EvalResults, k: number): string {
     textTable(HEADERS(k), rows(results), ALIGN),
     ...(errors > 0
       ? [
-          `${errors} of ${results.overall.episodes} episodes ended in a provider error: not scored, left out of every figure above`,
+          `${errors} of ${results.overall.episodes} episodes ended in a provider error (${providerErrorKinds(results)}): not scored, left out of every figure above`,
           ...(results.last_provider_error ? [`  ${lastErrorLine(results.last_provider_error)}`] : []),
         ]
       : []),
@@ -103,9 +110,8 @@ function provenanceLines(results: EvalResults): string[] {
 }
 
 /** report.md. */
-export function markdownReport({ results, config, outcomes }: ReportInput): string {
-  const errors = new Map<string, number>();
-  for (const o of outcomes) if (o.error) errors.set(o.error, (errors.get(o.error) ?? 0) + 1);
+export function markdownReport({ results, config }: ReportInput): string {
+  const errors = providerErrorKinds(results);
   const failureRows = [...Object.entries(results.scenarios), ["overall", results.overall] as const].map(
     ([id, s]) => [id, ...FAILURE_CODES.map((c) => String(s.failures[c]))],
   );
@@ -115,8 +121,8 @@ export function markdownReport({ results, config, outcomes }: ReportInput): stri
     `- model: \`${config.model}\``,
     `- reward mode: ${config.reward}; split: ${config.split}; tasks per scenario: ${config.n ?? "all"}; samples per task (k): ${config.k}; seed: ${config.seed}; max turns: ${config.maxTurns ?? PER_TASK_TURNS}`,
     `- episodes: ${results.overall.episodes}; scored: ${results.overall.episodes_scored}; provider errors: ${
-      errors.size === 0 ? "none" : [...errors].map(([type, n]) => `${type} ×${n}`).join(", ")
-    }${errors.size === 0 ? "" : " — not scored and left out of every figure below (rerun them with `atlas-gym eval --resume`)"}`,
+      errors || "none"
+    }${errors ? " — not scored and left out of every figure below (rerun them with `atlas-gym eval --resume`)" : ""}`,
     ...(results.last_provider_error ? [`  - ${lastErrorLine(results.last_provider_error)}`] : []),
     ...provenanceLines(results),
     "",

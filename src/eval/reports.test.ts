@@ -86,13 +86,23 @@ describe("eval reports", () => {
       status: 429,
       retries: 0,
     });
+    expect(results.provider_error_types).toEqual({ rate_limited: 1 });
+    // The terminal summary: the kinds with their counts, the cause, and both figures with their intervals.
+    const terminal = terminalTable(results, 2);
+    expect(terminal).toContain("1 of 4 episodes ended in a provider error (rate_limited ×1): not scored");
+    expect(terminal).toContain(
+      `  last: rate_limited (HTTP 429) after 0 retries, on ${B}/eval/0 sample 1: 429 <slow down>`,
+    );
+    expect(terminal).toMatch(
+      new RegExp(`${B} +2 +1 +1 +0\\.100 \\[0\\.10, 0\\.10\\] .* 0\\.000 \\[0\\.00, 0\\.00\\]`),
+    );
 
     const html = readFileSync(files.reportHtml, "utf8");
     expect(html.match(/<svg /g)).toHaveLength(4);
     expect(html).toContain("1 episode ended in a provider error");
     expect(html).toContain("Pass rate per scenario");
     expect(html).toContain("whiskers: 95% bootstrap interval");
-    expect(html).toContain("<th>dropped_<wbr>required_<wbr>field</th>");
+    expect(html).toContain("<th><span>dropped_required_field</span></th>");
     expect(html).toMatch(/Content-Security-Policy" content="default-src 'none'/);
     // No resource is fetched from anywhere: no src/href other than fragments or data.
     expect(html.match(/\s(?:src|href)="(?!#|data:)[^"]*"/g)).toBeNull();

@@ -14,6 +14,7 @@ import type { EntityRef, Expectation, ExpectationStep } from "./expectation.ts";
 import type { Progress, StepProgress } from "./progress.ts";
 import { identities, isDecisiveSearch, readIsAbout } from "./reads.ts";
 import type { Component, ScoredCall } from "./score.ts";
+import type { StepFailure } from "./step-failure-kinds.ts";
 import type { StateVerdict } from "./verdict.ts";
 
 export interface StepScoreInput {
@@ -60,7 +61,7 @@ export function scoreSteps(input: StepScoreInput): StepScore {
 interface JudgedStep {
   components: Component[];
   holds: boolean;
-  failure: string | null;
+  failure: StepFailure | null;
 }
 
 function judgeStep(input: StepScoreInput, step: ExpectationStep, n: number): JudgedStep {

@@ -54,14 +54,15 @@ describe("env server live routes", () => {
       prompt: string;
     };
     expect(all.trace.map((c) => [c.i, c.name, c.ok])).toEqual([
-      [0, "jira_get_transitions", true],
-      [1, "jira_get_issue", false],
+      [1, "jira_get_transitions", true],
+      [2, "jira_get_issue", false],
     ]);
     expect(all.prompt).toContain("To Do");
     const later = (await (await request(`/v1/live/sessions/${sid}?since=1`)).json()) as {
       trace: { i: number }[];
     };
-    expect(later.trace.map((c) => c.i)).toEqual([1]);
+    // since=N: the calls after number N (the last one the watcher saw).
+    expect(later.trace.map((c) => c.i)).toEqual([2]);
     // Watching does not keep a session alive.
     expect(sessions.get(sid).lastUsed).toBe(usedAt);
   });

@@ -47,7 +47,7 @@ export function addLiveRoutes(app: Hono, store: SessionStore): void {
       ...summary(session, store.now()),
       prompt: episode.task.prompt,
       since,
-      trace: episode.calls.slice(since).map((call, i) => traceCall(call, since + i)),
+      trace: episode.calls.slice(since).map((call, i) => traceCall(call, since + i + 1)),
     });
   });
 }

@@ -111,14 +111,17 @@ function traceOf(session: Session) {
     budget: episode.expectation.budget,
     expectation: episode.expectation,
     final_message: session.finalMessage,
-    calls: episode.calls.map((call, i) => traceCall(call, i)),
+    calls: episode.calls.map((call, i) => traceCall(call, i + 1)),
   };
 }
 
-/** One call of a session's trace in the wire shape (also the live routes', see live-routes.ts). */
-export function traceCall(call: ToolCallResult, i: number) {
+/**
+ * One call of a session's trace in the wire shape (also the live routes', see live-routes.ts). `i` is
+ * the call's number, from 1 in the order the calls ran: the N of the score's "set by call N".
+ */
+export function traceCall(call: ToolCallResult, number: number) {
   return {
-    i,
+    i: number,
     name: call.name,
     arguments: call.arguments,
     operation_id: call.operationId,

@@ -78,7 +78,7 @@ export function liveCallsHtml(calls: readonly LiveCall[]): string {
           error_type: c.error_type ?? null,
           observation: c.output ?? c.error ?? "",
         },
-        c.i + 1,
+        c.i,
       ),
     )
     .join("\n");

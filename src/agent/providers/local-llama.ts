@@ -8,8 +8,9 @@
 import { existsSync } from "node:fs";
 import { resolve } from "node:path";
 import { chatFormat, type FormatName } from "../formats/index.ts";
+import { callsSoFar } from "../tool-calls.ts";
 import type { Policy, PolicyTurn } from "../types.ts";
-import { assistantFromParsed, turnIndex } from "./assistant-message.ts";
+import { assistantFromParsed } from "./assistant-message.ts";
 import { LocalModelError } from "./local-model-error.ts";
 import { defaultRawFormat, STOP } from "./raw-completions.ts";
 import { enableThinking, type ProviderSettings } from "./settings.ts";
@@ -122,7 +123,7 @@ export function createLocalPolicy(
       }
       const parsed = format.parse(raw, tools, renderOptions);
       return {
-        message: assistantFromParsed(parsed, turnIndex(messages)),
+        message: assistantFromParsed(parsed, callsSoFar(messages)),
         raw,
         latencyMs: performance.now() - started,
         ...(parsed.problems.length > 0 ? { problems: parsed.problems } : {}),

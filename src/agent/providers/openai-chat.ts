@@ -9,9 +9,9 @@ import OpenAI from "openai";
 import type { FunctionTool } from "../../tools/define-tool.ts";
 import { parseCompletion } from "../formats/parse-completion.ts";
 import { splitThink } from "../formats/think.ts";
-import { callId } from "../tool-calls.ts";
+import { callId, callsSoFar } from "../tool-calls.ts";
 import type { ChatMessage, ChatToolCall, Policy, PolicyTurn } from "../types.ts";
-import { assistantFromParsed, turnIndex } from "./assistant-message.ts";
+import { assistantFromParsed } from "./assistant-message.ts";
 import { nodeHttpFetch } from "./node-http-fetch.ts";
 import { preflight } from "./preflight.ts";
 import { withRetries } from "./retry.ts";
@@ -67,7 +67,7 @@ export function createOpenAIChatPolicy(baseURL: string, model: string, settings:
           error: result.error,
           attempts: result.attempts,
         };
-      return { ...toTurn(result.value, turnIndex(messages), tools, latencyMs), attempts: result.attempts };
+      return { ...toTurn(result.value, callsSoFar(messages), tools, latencyMs), attempts: result.attempts };
     },
   };
 }
@@ -107,7 +107,7 @@ interface WireMessage {
 
 function toTurn(
   completion: OpenAI.ChatCompletion,
-  turn: number,
+  before: number,
   tools: FunctionTool[],
   latencyMs: number,
 ): PolicyTurn {
@@ -129,7 +129,9 @@ function toTurn(
       error: { type: "invalid_response", message: "The response has no choices[0].message." },
     };
   const raw = typeof wire.content === "string" ? wire.content : undefined;
-  const calls = Array.isArray(wire.tool_calls) ? wire.tool_calls.map((c, i) => toToolCall(c, turn, i)) : [];
+  const calls = Array.isArray(wire.tool_calls)
+    ? wire.tool_calls.map((c, i) => toToolCall(c, before + i + 1))
+    : [];
   const serverReasoning = [wire.reasoning_content, wire.reasoning].find((r) => typeof r === "string") as
     | string
     | undefined;
@@ -137,7 +139,7 @@ function toTurn(
   let problems: string[] = [];
   if (calls.length === 0 && withTools && raw?.includes("<tool_call>")) {
     const parsed = parseCompletion(raw, tools);
-    message = assistantFromParsed(parsed, turn);
+    message = assistantFromParsed(parsed, before);
     problems = [
       "tool calls were read from the message text (the server did not parse them)",
       ...parsed.problems,
@@ -159,11 +161,11 @@ function toTurn(
 }
 
 /** A tool call as the server sent it, made well-formed without changing what the model said. */
-function toToolCall(value: unknown, turn: number, index: number): ChatToolCall {
+function toToolCall(value: unknown, position: number): ChatToolCall {
   const call = (value ?? {}) as { id?: unknown; function?: { name?: unknown; arguments?: unknown } };
   const args = call.function?.arguments;
   return {
-    id: typeof call.id === "string" && call.id ? call.id : callId(turn, index),
+    id: typeof call.id === "string" && call.id ? call.id : callId(position),
     type: "function",
     function: {
       name: typeof call.function?.name === "string" ? call.function.name : "",

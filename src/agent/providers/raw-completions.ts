@@ -5,8 +5,9 @@
  */
 import OpenAI from "openai";
 import { chatFormat, type FormatName } from "../formats/index.ts";
+import { callsSoFar } from "../tool-calls.ts";
 import type { Policy } from "../types.ts";
-import { assistantFromParsed, turnIndex } from "./assistant-message.ts";
+import { assistantFromParsed } from "./assistant-message.ts";
 import { nodeHttpFetch } from "./node-http-fetch.ts";
 import { samplingBody } from "./openai-chat.ts";
 import { preflight } from "./preflight.ts";
@@ -81,7 +82,7 @@ export function createRawCompletionsPolicy(
       const parsed = format.parse(raw, tools, renderOptions);
       const problems = parsed.problems.length > 0 ? { problems: parsed.problems } : {};
       return {
-        message: assistantFromParsed(parsed, turnIndex(messages)),
+        message: assistantFromParsed(parsed, callsSoFar(messages)),
         raw,
         ...usage,
         latencyMs,

@@ -32,7 +32,7 @@ export function createScriptedPolicy(name: string): TaskPolicy {
               content: null,
               tool_calls: [
                 {
-                  id: callId(step, 0),
+                  id: callId(step + 1),
                   type: "function",
                   function: { name: call.name, arguments: argumentsText(call.arguments) },
                 },

@@ -10,7 +10,7 @@ export function registerDocs(program: Command): void {
   program
     .command("docs")
     .description(
-      "Refresh the generated tables (operations, scenarios, tool-set coverage) in README.md and docs/",
+      "Refresh the generated tables (operations, scenarios, tool-set coverage, failure codes, ...) in README.md and docs/",
     )
     .option("--check", "only report stale files; exit 1 when any is stale")
     .option("--root <dir>", "repository root", process.cwd())

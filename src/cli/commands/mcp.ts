@@ -48,16 +48,21 @@ export function registerMcp(program: Command): void {
     .option("--token <token>", "bearer token of that server (its --token), if it has one")
     .action(async (options: McpOptions) => {
       const bridged = options.session !== undefined || options.server !== undefined;
-      if (bridged && (options.session === undefined || options.server === undefined))
+      if (options.server === undefined && options.session !== undefined)
         throw new UsageError("--session and --server go together: the session lives in that server.");
       if (bridged && (options.scenario !== undefined || options.seed !== undefined))
         throw new UsageError("--session serves that session's task; leave out --scenario and --seed.");
       if (options.scenario === undefined && (options.split !== undefined || options.index !== undefined))
         throw new UsageError("--split and --index choose a task of --scenario; add --scenario <id>.");
-      const url = bridged ? endpoint(options.server!, options.session!, options.tools) : null;
+      const url = bridged ? endpoint(options.server!, options.session ?? "", options.tools) : null;
       const stdio = () => import("../../server/mcp/stdio.ts");
       if (url) {
+        // The server first: with nothing there, the address is what the user needs to hear about.
         await checkReachable(url, options.token);
+        if (options.session === undefined)
+          throw new UsageError(
+            `--server ${url.origin} needs --session <id>, a session of that server (POST ${url.origin}/v1/sessions opens one).`,
+          );
         return (await stdio()).bridgeStdio(url, options.token);
       }
       const binding = await import("../../server/mcp/mcp-binding.ts");
@@ -96,16 +101,24 @@ function endpoint(server: string, session: string, tools: string): URL {
   return url;
 }
 
-/** Fails (exit 1, the address in the message) when nothing answers at the server, before relaying anything. */
+/**
+ * Fails (exit 1, the address in the message) when no atlas-gym serve answers at the server: nothing
+ * listening, or another kind of server (its /health is not serve's `{"status":"ok"}`), before relaying anything.
+ */
 async function checkReachable(url: URL, token?: string): Promise<void> {
   const headers: Record<string, string> = token ? { authorization: `Bearer ${token}` } : {};
-  try {
-    await fetch(new URL("/health", url), { headers, signal: AbortSignal.timeout(10_000) });
-  } catch (error) {
-    const cause = (error as { cause?: { code?: string; message?: string } }).cause;
-    const why = cause?.code ?? cause?.message ?? (error as Error).message;
-    throw new UsageError(
+  const refuse = (why: string) =>
+    new UsageError(
       `No atlas-gym serve answers at ${url.origin} (${why}); start one with \`atlas-gym serve\` or give its address with --server.`,
     );
+  let response: Response;
+  try {
+    response = await fetch(new URL("/health", url), { headers, signal: AbortSignal.timeout(10_000) });
+  } catch (error) {
+    const cause = (error as { cause?: { code?: string; message?: string } }).cause;
+    throw refuse(cause?.code ?? cause?.message ?? (error as Error).message);
   }
+  const body = (await response.json().catch(() => null)) as { status?: unknown } | null;
+  if (!response.ok || body?.status !== "ok")
+    throw refuse(`GET /health answered HTTP ${response.status}, not atlas-gym's {"status":"ok"}`);
 }
