@@ -1,7 +1,7 @@
 /**
  * REST facade throughput on loopback, as ratios within one run: each measured request (bench/rest-servers.ts)
  * through the facade against its ceiling, a route of the same framework (Hono on @hono/node-server)
- * answering a static copy of the same bytes. Twice: with the servers in a child process (the load
+ * on the same path, sent the same request and answering a static copy of the same bytes. Twice: with the servers in a child process (the load
  * generator's CPU time apart from theirs; there the server's CPU time per request is measured too) and
  * in this process beside autocannon; and, in the child process, the facade with its read cache off
  * (every answer computed), to show what the cache saves. Each round runs ceiling and facade back to back
@@ -73,8 +73,7 @@ async function measure(servers: Servers, variants: Variant[], seconds: number, c
       const order = round % 2 === 0 ? variants : [...variants].reverse();
       const got = {} as Record<Variant, Sample>;
       for (const variant of order) {
-        const url =
-          variant === "ceiling" ? `${servers.ceiling}${c.ceilingPath}` : `${servers[variant]}${c.path}`;
+        const url = variant === "ceiling" ? `${c.ceiling}${c.path}` : `${servers[variant]}${c.path}`;
         got[variant] = await load(url, seconds, child);
         samples[i]![variant].push(got[variant]);
       }
