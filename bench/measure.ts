@@ -7,6 +7,8 @@ import type { ChildProcess } from "node:child_process";
 export interface Rate {
   opsPerSec: number;
   microsPerOp: number;
+  /** This process's CPU time (user + system) per op: steadier than wall time when other jobs load the machine. */
+  cpuMicrosPerOp: number;
 }
 
 /** Runs `fn` repeatedly for about `ms` milliseconds (after a warm-up) and reports its rate. */
@@ -15,12 +17,18 @@ export function rate(fn: (i: number) => void, ms = 1000): Rate {
   let i = 0;
   while (performance.now() < warmUntil) fn(i++);
   const start = performance.now();
+  const cpuStart = process.cpuUsage();
   let n = 0;
   while (performance.now() - start < ms) {
     for (let k = 0; k < 100; k++) fn(i + n++);
   }
   const elapsed = performance.now() - start;
-  return { opsPerSec: (n / elapsed) * 1000, microsPerOp: (elapsed * 1000) / n };
+  const cpu = process.cpuUsage(cpuStart);
+  return {
+    opsPerSec: (n / elapsed) * 1000,
+    microsPerOp: (elapsed * 1000) / n,
+    cpuMicrosPerOp: (cpu.user + cpu.system) / n,
+  };
 }
 
 export function gc(): void {

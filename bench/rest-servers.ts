@@ -1,7 +1,9 @@
 /**
  * The servers of the REST benchmark: the REST facade (reads cached, as served), the facade computing
- * every answer (cache off), and the ceiling: one Hono app on the same stack whose routes answer static
- * copies of the very bytes (and content type) the facade answers for each measured request.
+ * every answer (cache off), and per measured request its ceiling: a Hono app on the same stack with one
+ * static route on that request's path, answering a copy of the very bytes (and content type) the facade
+ * answers for it. The ceiling is sent the very same request (path and query): what node and the stack
+ * spend parsing a long URL (a JQL query) is then spent on both sides.
  */
 import type { AddressInfo } from "node:net";
 import { serve } from "@hono/node-server";
@@ -23,9 +25,8 @@ export const REST_CASES = [
 export interface RestServers {
   facade: string;
   uncached: string;
-  ceiling: string;
-  /** Per case: the ceiling's path for it and the size of its body. */
-  cases: { name: string; path: string; ceilingPath: string; bytes: number }[];
+  /** Per case: the origin of its ceiling (sent the same path and query) and the size of its body. */
+  cases: { name: string; path: string; ceiling: string; bytes: number }[];
   close(): void;
 }
 
@@ -40,25 +41,25 @@ function listen(fetch: (req: Request) => Response | Promise<Response>) {
 export async function startRestServers(): Promise<RestServers> {
   const facade = await listen(createRestApp({ sites: createSiteRegistry(1) }).fetch);
   const uncached = await listen(createRestApp({ sites: createSiteRegistry(1), cacheReads: false }).fetch);
-  const ceilingApp = new Hono();
+  const servers = [facade, uncached];
   const cases: RestServers["cases"] = [];
-  for (const [i, { name, path }] of REST_CASES.entries()) {
+  for (const { name, path } of REST_CASES) {
     const real = await fetch(`${facade.url}${path}`);
     if (real.status !== 200) throw new Error(`${path} answered ${real.status}`);
     const bytes = new Uint8Array(await real.arrayBuffer());
     const type = real.headers.get("content-type")!;
-    const ceilingPath = `/static/${i}`;
-    ceilingApp.get(ceilingPath, (c) => c.body(bytes, 200, { "content-type": type }));
-    cases.push({ name, path, ceilingPath, bytes: bytes.byteLength });
+    const ceilingApp = new Hono();
+    ceilingApp.get(path.split("?")[0]!, (c) => c.body(bytes, 200, { "content-type": type }));
+    const ceiling = await listen(ceilingApp.fetch);
+    servers.push(ceiling);
+    cases.push({ name, path, ceiling: ceiling.url, bytes: bytes.byteLength });
   }
-  const ceiling = await listen(ceilingApp.fetch);
   return {
     facade: facade.url,
     uncached: uncached.url,
-    ceiling: ceiling.url,
     cases,
     close() {
-      for (const server of [facade, uncached, ceiling]) server.close();
+      for (const server of servers) server.close();
     },
   };
 }

@@ -12,7 +12,7 @@ export interface Credentials {
 
 export type AuthResult = { ok: true; email: string | null } | { ok: false; message: string };
 
-export function checkBasicAuth(header: string | undefined, expected: Credentials | null): AuthResult {
+export function checkBasicAuth(header: string | null | undefined, expected: Credentials | null): AuthResult {
   const decision = authorize(header, { credentials: expected });
   return decision.ok ? decision : { ok: false, message: VENDOR_UNAUTHENTICATED };
 }

@@ -4,6 +4,7 @@
  * path, body too large, wrong content type, malformed JSON) is answered in the vendor's error shape and
  * changes nothing.
  */
+import type { IncomingMessage } from "node:http";
 import { type Context, Hono } from "hono";
 import { ApiError, dialectError } from "../sandbox/api-error.ts";
 import type { Operation, OperationContext } from "../sandbox/define-operation.ts";
@@ -13,11 +14,13 @@ import { OPERATIONS } from "../sandbox/operations.ts";
 import { type Endpoint, executePresentation, type Presentation } from "../sandbox/presentation.ts";
 import { PRESENTATIONS } from "../sandbox/presentations.ts";
 import type { Site } from "../sandbox/site.ts";
-import { type Credentials, checkBasicAuth } from "./basic-auth.ts";
+import { answerHeaders } from "./answer-headers.ts";
+import { type AuthResult, type Credentials, checkBasicAuth } from "./basic-auth.ts";
 import { dialectForPath } from "./dialect.ts";
 import { MemoRouter } from "./memo-router.ts";
 import { MAX_BODY_BYTES, readBodyText } from "./read-body.ts";
-import { createReadCache, type ReadCache } from "./read-cache.ts";
+import { createReadCache, type HeldRead, type ReadCache } from "./read-cache.ts";
+import { rememberAccepted } from "./remembered-auth.ts";
 import { SiteCapacityError, type SiteRegistry } from "./site-registry.ts";
 import { originOf } from "./url-parts.ts";
 
@@ -70,18 +73,22 @@ export function createRestApp({
 }: RestAppOptions): Hono {
   const app = new Hono({ router: new MemoRouter() });
   const reads: ReadCache | null = cacheReads ? createReadCache() : null;
-  const routes: Endpoint[] = [...operations, ...presentations];
+  // The same client sends the same header on every request: its decision is remembered once accepted.
+  const checkAuth = rememberAccepted((header) => checkBasicAuth(header, credentials));
+  const endpoints: Endpoint[] = [...operations, ...presentations];
   // Routes match in registration order: fixed paths (`/project/search`) go before parameterised ones (`/project/{key}`).
-  const byParams = routes.sort((a, b) => paramCount(a.path) - paramCount(b.path));
+  const byParams = endpoints.sort((a, b) => paramCount(a.path) - paramCount(b.path));
   for (const endpoint of byParams) {
+    const op = operationOf(endpoint);
+    const route: Route = { endpoint, op, cacheable: cacheReads && isCacheable(endpoint, op) };
     for (const path of servedPaths(endpoint.path)) {
-      app.on(endpoint.method, path, (c) => handle(c, endpoint, null));
-      app.on(endpoint.method, `/s/:siteId${path}`, (c) => handle(c, endpoint, c.req.param("siteId")));
+      app.on(endpoint.method, path, (c) => handle(c, route, null));
+      app.on(endpoint.method, `/s/:siteId${path}`, (c) => handle(c, route, c.req.param("siteId")));
     }
   }
   // Forgetting an isolated site (an env-server session's site is closed with its session instead).
   app.delete("/s/:siteId", (c) => {
-    const auth = checkBasicAuth(c.req.header("authorization"), credentials);
+    const auth = checkAuth(authorizationOf(c));
     if (!auth.ok) return send(c, failure(dialectError("jira", 401, auth.message)));
     const siteId = c.req.param("siteId");
     if (sites.isBound(siteId))
@@ -115,27 +122,52 @@ export function createRestApp({
     ),
   );
 
-  async function handle(c: Context, endpoint: Endpoint, siteId: string | null): Promise<Response> {
-    const op = operationOf(endpoint);
+  /**
+   * A request's answer. A read held in the cache is answered at once (no promise, no await) after the
+   * same auth decision, with its observer told what a computed answer would tell it; anything else goes
+   * through `answered`.
+   */
+  function handle(c: Context, route: Route, siteId: string | null): Response | Promise<Response> {
+    const auth = checkAuth(authorizationOf(c));
+    const cacheKey = auth.ok && route.cacheable ? `${auth.email ?? ""} ${c.req.url}` : null;
+    const hit = cacheKey === null ? undefined : cachedRead(siteId, cacheKey);
+    if (hit === undefined) return answered(c, route, siteId, auth, cacheKey);
+    const { endpoint, op } = route;
+    const { input, ctx, answer } = hit;
+    observe?.(op, hit.result, { siteId, input, ctx, endpoint, answer });
+    return c.body(hit.bytes, answer.status as 200, hit.headers as Record<string, string>);
+  }
+
+  /** The read cached for this request on its site; none when the site cannot be had now (see `answer`). */
+  function cachedRead(siteId: string | null, key: string): HeldRead | undefined {
+    if (siteId === null) return reads!.get(sites.root, key);
+    try {
+      return sites.use(siteId, (site) => reads!.get(site, key));
+    } catch (error) {
+      if (error instanceof SiteCapacityError) return undefined;
+      throw error;
+    }
+  }
+
+  async function answered(
+    c: Context,
+    { endpoint, op }: Route,
+    siteId: string | null,
+    auth: AuthResult,
+    cacheKey: string | null,
+  ): Promise<Response> {
     const request: ObservedRequest = { siteId, input: null, ctx: null, endpoint, answer: null };
-    const result = await answer(c, endpoint, op, request);
+    const result = auth.ok
+      ? await answer({ c, endpoint, op, request, email: auth.email, cacheKey })
+      : failure(dialectError(endpoint.api, 401, auth.message));
     request.answer ??= result;
     observe?.(op, result, request);
     return send(c, request.answer, reads?.bytesOf(request.answer));
   }
 
   /** The operation's result; for a presentation, its own answer goes to `request.answer`. */
-  async function answer(
-    c: Context,
-    endpoint: Endpoint,
-    op: Operation,
-    request: ObservedRequest,
-  ): Promise<OperationResult> {
-    const auth = checkBasicAuth(c.req.header("authorization"), credentials);
-    if (!auth.ok) return failure(dialectError(endpoint.api, 401, auth.message));
-    // A GET read's answer depends only on the site's state, the URL and the acting user.
-    const cacheKey = reads && isCacheable(endpoint, op) ? `${auth.email ?? ""} ${c.req.url}` : null;
-    const call: Call = { c, endpoint, op, request, email: auth.email, cacheKey };
+  async function answer(call: Call): Promise<OperationResult> {
+    const { endpoint, request } = call;
     try {
       // Inline (unnamed) callbacks: tsx names every named closure at creation, a cost per request.
       return await (request.siteId === null
@@ -151,16 +183,12 @@ export function createRestApp({
     }
   }
 
-  /** A request's answer on its site: from the read cache, or computed (and cached when it may be). */
+  /**
+   * A request's answer computed on its site, and cached when it may be (`handle` has found no cached
+   * read for it, and nothing ran in between: this is reached without an await).
+   */
   async function onSite(call: Call, site: Site): Promise<OperationResult> {
     const { cacheKey, request } = call;
-    const cached = cacheKey === null ? undefined : reads!.get(site, cacheKey);
-    if (cached) {
-      request.input = cached.input;
-      request.ctx = cached.ctx;
-      request.answer = cached.answer;
-      return cached.result;
-    }
     const revision = site.revision;
     const result = await compute(call, site);
     if (cacheKey !== null)
@@ -191,6 +219,13 @@ export function createRestApp({
   }
 
   return app;
+}
+
+/** A served route: its endpoint, the operation it performs, and whether its answers may be cached. */
+interface Route {
+  endpoint: Endpoint;
+  op: Operation;
+  cacheable: boolean;
 }
 
 /** One request on its way to a site: what the route is, who asks, and its read-cache key (null: not cached). */
@@ -226,10 +261,19 @@ function failure(error: ApiError): OperationResult {
 
 /** The route's answer; `bytes`, when given, are the body already encoded (a cached read's). */
 function send(c: Context, result: OperationResult, bytes?: Uint8Array<ArrayBuffer>): Response {
-  const headers: Record<string, string> = { ...result.headers };
+  const headers = answerHeaders(result);
   if (result.body === undefined) return c.body(null, result.status as 204, headers);
-  headers["content-type"] = "application/json;charset=UTF-8";
   return c.body(bytes ?? JSON.stringify(result.body), result.status as 200, headers);
+}
+
+/**
+ * The request's Authorization header. Served by @hono/node-server, it is read from node's own parsed
+ * headers (the fetch Request's Headers object would be built for this one header, a cost per request);
+ * otherwise from the Request.
+ */
+function authorizationOf(c: Context): string | undefined {
+  const incoming = (c.env as { incoming?: IncomingMessage } | undefined)?.incoming;
+  return incoming ? incoming.headers.authorization : c.req.header("authorization");
 }
 
 /** Query parameters; a repeated parameter becomes an array (both forms are accepted downstream). */

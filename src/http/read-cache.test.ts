@@ -14,8 +14,12 @@ describe("read cache", () => {
     const site = createSite({ seed: 1 }).fork();
     const entry = read({ summary: "before" });
     cache.set(site, site.revision, "k", entry);
-    expect(cache.get(site, "k")).toBe(entry);
+    const held = cache.get(site, "k")!;
+    expect(held).toMatchObject(entry);
+    expect(held.result).toBe(entry.result);
     expect(new TextDecoder().decode(cache.bytesOf(entry.answer))).toBe('{"summary":"before"}');
+    expect(held.bytes).toBe(cache.bytesOf(entry.answer));
+    expect(held.headers).toEqual({ "content-type": "application/json;charset=UTF-8" });
     site.transact((draft) => draft.tick(1));
     expect(cache.get(site, "k")).toBeUndefined();
   });

@@ -5,11 +5,14 @@
  * counter or clock step, committed transaction) moves the revision and so drops every entry of that
  * site, whatever API version the write came through. A hit answers the very bytes the miss answered,
  * and hands observers the same result, input and context, so traces and rewards cannot tell the two
- * apart. Entries go with their site (a WeakMap), and at most `maxPerSite` are held per site.
+ * apart. A held read carries its answer ready to send (the body's UTF-8 bytes and the headers object,
+ * built once when it was cached and never changed after). Entries go with their site (a WeakMap), and at
+ * most `maxPerSite` are held per site.
  */
 import type { OperationContext } from "../sandbox/define-operation.ts";
 import type { OperationInput, OperationResult } from "../sandbox/execute.ts";
 import type { Site } from "../sandbox/site.ts";
+import { answerHeaders } from "./answer-headers.ts";
 
 /** One remembered read: what the observer saw and what the route answered, with its encoded body. */
 export interface CachedRead {
@@ -21,9 +24,15 @@ export interface CachedRead {
   answer: OperationResult;
 }
 
+/** A cached read as held: with its answer's body encoded and its response headers (both read-only). */
+export interface HeldRead extends CachedRead {
+  bytes: Uint8Array<ArrayBuffer>;
+  headers: Readonly<Record<string, string>>;
+}
+
 export interface ReadCache {
   /** The read cached under `key` for the site's current revision. */
-  get(site: Site, key: string): CachedRead | undefined;
+  get(site: Site, key: string): HeldRead | undefined;
   /**
    * Remembers a read computed at `revision` (the site's revision before it ran); does nothing when the
    * site changed since, or when the answer is not a successful JSON body.
@@ -35,7 +44,7 @@ export interface ReadCache {
 
 interface SiteEntries {
   revision: number;
-  reads: Map<string, CachedRead>;
+  reads: Map<string, HeldRead>;
 }
 
 const DEFAULT_MAX_PER_SITE = 256;
@@ -58,8 +67,9 @@ export function createReadCache(maxPerSite = DEFAULT_MAX_PER_SITE): ReadCache {
       }
       // Oldest first: a full site drops its oldest read to make room.
       if (entries.reads.size >= maxPerSite) entries.reads.delete(entries.reads.keys().next().value!);
-      encoded.set(read.answer, Buffer.from(JSON.stringify(read.answer.body)));
-      entries.reads.set(key, read);
+      const bytes = Buffer.from(JSON.stringify(read.answer.body));
+      encoded.set(read.answer, bytes);
+      entries.reads.set(key, { ...read, bytes, headers: answerHeaders(read.answer) });
     },
     bytesOf: (answer) => encoded.get(answer),
   };

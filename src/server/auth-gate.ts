@@ -8,6 +8,7 @@
  */
 import { type AuthPolicy, authorize, isLocked, VENDOR_UNAUTHENTICATED } from "../http/authorize.ts";
 import { dialectForPath } from "../http/dialect.ts";
+import { rememberAccepted } from "../http/remembered-auth.ts";
 import { pathOf } from "../http/url-parts.ts";
 import { dialectError } from "../sandbox/api-error.ts";
 import { VERSION } from "../version.ts";
@@ -26,8 +27,9 @@ export function surfaceOf(path: string): Surface {
 /** Wraps a fetch handler so that every request passes the auth decision first. */
 export function gateRequests(policy: AuthPolicy, fetch: Fetch): Fetch {
   if (!isLocked(policy)) return fetch;
+  const decide = rememberAccepted((header) => authorize(header, policy));
   return (request) => {
-    const decision = authorize(request.headers.get("authorization"), policy);
+    const decision = decide(request.headers.get("authorization"));
     if (decision.ok) return fetch(request);
     const path = pathOf(request.url);
     return refusal(surfaceOf(path), path, decision.reason, decision.hint);

@@ -215,6 +215,10 @@ export function createSessionStore(options: SessionStoreOptions = {}): SessionSt
       const session = open(id, build(id), journaled);
       if (journaled && restoreId === undefined)
         options.journal!.append(id, { t: "open", v: JOURNAL_VERSION, ...opening! });
+      // The journal's checkpoints are Site.digest(): asked for before any write, its table sums are
+      // computed on the tables the site still shares with its task's pristine site (once per task), and
+      // each write then updates them; asked for first after a write, every written table is summed anew.
+      if (journaled) session.episode.site.digest();
       sessions.set(id, session);
       options.sites?.set(id, session.episode.site);
       return session;
