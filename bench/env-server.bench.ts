@@ -23,7 +23,7 @@ import {
 } from "./tool-call-load.ts";
 
 const CONCURRENCY = 256;
-const ROUNDS = 3;
+const ROUNDS = 5;
 const CALL = JSON.stringify({ arguments: CALL_ARGS });
 
 type Variant = "bare" | "repeat" | "distinct";

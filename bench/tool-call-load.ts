@@ -95,6 +95,10 @@ export async function toolCallRounds(
   cpu?: () => Promise<number>,
 ): Promise<Load & { cpuUs: number }> {
   const latencies: number[] = [];
+  // The call bodies, made once (the bare route's client sends one made once too): ENG-1, ENG-2, ...
+  const bodies = Array.from({ length: 64 }, (_, i) =>
+    JSON.stringify({ arguments: { ...CALL_ARGS, issueIdOrKey: `ENG-${i + 1}` } }),
+  );
   let calls = 0;
   let callMs = 0;
   let cpuUs = 0;
@@ -117,10 +121,10 @@ export async function toolCallRounds(
       Array.from({ length: lanes }, async () => {
         while (performance.now() < until && next < sessions.length) {
           const { sid, budget } = sessions[next++]!;
+          const path = `/v1/sessions/${sid}/tools/jira_get_issue`;
           for (let i = 0; i < budget && performance.now() < until; i++) {
-            const args = distinct ? { ...CALL_ARGS, issueIdOrKey: `ENG-${i + 1}` } : CALL_ARGS;
-            const body = JSON.stringify({ arguments: args });
-            await timed(latencies, () => send("POST", `/v1/sessions/${sid}/tools/jira_get_issue`, body));
+            const body = bodies[distinct ? i % bodies.length : 0]!;
+            await timed(latencies, () => send("POST", path, body));
             roundCalls++;
           }
         }

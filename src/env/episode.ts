@@ -94,11 +94,15 @@ export function createEpisode<E>(
   /** What each call changed on the site: the diff from the state after the previous call. */
   const changes: (readonly RecordChange[])[] = [];
   let last = site.fork();
+  let lastRevision = site.revision;
   const push = (result: ToolCallResult) => {
     calls.push(result);
-    const effect = result.ok && result.effect === "write" ? diff(last, site) : [];
-    changes.push(effect);
-    last = site.fork();
+    changes.push(result.ok && result.effect === "write" ? diff(last, site) : NO_CHANGES);
+    // The state after this call, for the next write's diff; after a read it is the state kept already.
+    if (site.revision !== lastRevision) {
+      last = site.fork();
+      lastRevision = site.revision;
+    }
     return result;
   };
   let finalMessage: string | null = null;
@@ -145,6 +149,8 @@ export function createEpisode<E>(
   };
   return episode;
 }
+
+const NO_CHANGES: readonly RecordChange[] = Object.freeze([]);
 
 /** A call past the budget is recorded but not executed; the rollout is truncated after it. */
 function overBudget(call: ToolCallRequest, budget: number): ToolCallResult {

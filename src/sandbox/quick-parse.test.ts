@@ -27,13 +27,16 @@ const value = fc.oneof(
  * sometimes, a key it does not know; and now and then any value at all.
  */
 function inputsFor(schema: z.ZodType): fc.Arbitrary<unknown> {
-  const shape = (schema as unknown as { _zod: { def: { shape?: Record<string, z.ZodType> } } })._zod.def.shape;
+  const shape = (schema as unknown as { _zod: { def: { shape?: Record<string, z.ZodType> } } })._zod.def
+    .shape;
   if (!shape) return value;
   const keys = Object.keys(shape);
   const required = new Set(keys.filter((key) => !shape[key]!.safeParse(undefined).success));
   // A required key is present 9 times in 10, an optional one 3 times in 10.
   const field = (key: string) =>
-    fc.tuple(fc.integer({ min: 0, max: 9 }), value).map(([d, v]) => (d < (required.has(key) ? 9 : 3) ? [v] : []));
+    fc
+      .tuple(fc.integer({ min: 0, max: 9 }), value)
+      .map(([d, v]) => (d < (required.has(key) ? 9 : 3) ? [v] : []));
   const record = fc
     .tuple(...keys.map(field))
     .map((picked) => Object.fromEntries(keys.flatMap((key, i) => picked[i]!.map((v) => [key, v]))));
@@ -99,7 +102,10 @@ describe("quickParser: zod's answer without zod, or MISS", () => {
     expect(parse({ fields: ["summary"] })).toBe(MISS);
     expect(parse({ issueIdOrKey: "ENG-1", fields: [1] })).toBe(MISS);
     expect(parse("ENG-1")).toBe(MISS);
-    const strict = z.strictObject({ seq: z.number().int().min(1).optional(), arguments: z.unknown().optional() });
+    const strict = z.strictObject({
+      seq: z.number().int().min(1).optional(),
+      arguments: z.unknown().optional(),
+    });
     const body = quickParser(strict)!;
     expect(body({ arguments: { a: 1 }, seq: 2 })).toStrictEqual({ arguments: { a: 1 }, seq: 2 });
     for (const bad of [{ seq: 0 }, { seq: 1.5 }, { seq: "1" }, { extra: 1 }, { seq: undefined }, []])
@@ -116,11 +122,20 @@ describe("quickParser: zod's answer without zod, or MISS", () => {
   });
 
   it("reads coerced integers and regex-checked ids as zod does", () => {
-    const schema = z.object({ limit: qInt().min(1).max(250).optional(), id: numericId(), on: qBool().optional() });
+    const schema = z.object({
+      limit: qInt().min(1).max(250).optional(),
+      id: numericId(),
+      on: qBool().optional(),
+    });
     const parse = quickParser(schema)!;
     expect(parse({ limit: "25", id: "123", on: "TRUE" })).toStrictEqual({ limit: 25, id: "123", on: true });
     expect(parse({ id: 65 })).toStrictEqual(schema.parse({ id: 65 }));
-    for (const bad of [{ id: "12a" }, { id: "1", limit: "0" }, { id: "1", limit: "2.5" }, { id: "1", limit: [] }])
+    for (const bad of [
+      { id: "12a" },
+      { id: "1", limit: "0" },
+      { id: "1", limit: "2.5" },
+      { id: "1", limit: [] },
+    ])
       expect(parse(bad)).toBe(MISS);
   });
 });
