@@ -1,9 +1,9 @@
 /**
  * The load of the env-server and fleet benchmarks: a keep-alive HTTP client, and `toolCallRounds`, which
- * opens `lanes` sessions (not timed), times every lane calling `jira_get_issue` up to its session's
- * budget at once, closes them, and repeats until `ms` of calls are measured. `distinct` makes each call
- * of a session read a different issue (no repeated read); otherwise a session reads ENG-1 again and again.
- * Opening and closing sessions is neither timed nor counted in the server CPU it reports.
+ * keeps `lanes` `jira_get_issue` calls in flight for a measured time, each lane moving on to a fresh
+ * session when its session's budget is spent (sessions opened before the clock starts and closed after
+ * it stops: neither timed nor counted in the server CPU it reports). `distinct` makes each call of a
+ * session read a different issue (no repeated read); otherwise a session reads ENG-1 again and again.
  */
 import { Agent, request } from "node:http";
 
@@ -80,7 +80,13 @@ export async function postRounds(
   return { perSecond: (calls / (performance.now() - start)) * 1000, calls, latencies };
 }
 
-/** The calls' own load; with `cpu` (a server's CPU clock, µs), also the server CPU spent in the timed parts. */
+/**
+ * The calls' own load: `lanes` lanes calling at once for about `ms`, each on a session until its budget is
+ * spent, then on the next one. The sessions are opened before the clock starts (a batch sized from the
+ * rate so far, so a lane rarely runs out and waits for the others) and closed after it stops, so no lane
+ * waits for another between sessions and the calls in flight stay at `lanes` until the end, as on the bare
+ * route. With `cpu` (a server's CPU clock, µs), also the server CPU spent in the timed parts.
+ */
 export async function toolCallRounds(
   send: Send,
   lanes: number,
@@ -89,33 +95,49 @@ export async function toolCallRounds(
   cpu?: () => Promise<number>,
 ): Promise<Load & { cpuUs: number }> {
   const latencies: number[] = [];
+  // The call bodies, made once (the bare route's client sends one made once too): ENG-1, ENG-2, ...
+  const bodies = Array.from({ length: 64 }, (_, i) =>
+    JSON.stringify({ arguments: { ...CALL_ARGS, issueIdOrKey: `ENG-${i + 1}` } }),
+  );
   let calls = 0;
   let callMs = 0;
   let cpuUs = 0;
+  let batch = lanes * 2;
   for (let round = 0; callMs < ms; round++) {
     const sessions = await Promise.all(
-      Array.from({ length: lanes }, async (_, lane) => {
-        const task_id = `${SCENARIO}/eval/${(round + lane) % 12}`;
+      Array.from({ length: batch }, async (_, i) => {
+        const task_id = `${SCENARIO}/eval/${(round + i) % 12}`;
         const answer = await send("POST", "/v1/sessions", JSON.stringify({ task_id }));
         const opened = JSON.parse(answer.text) as { session_id: string; limits: { max_tool_calls: number } };
         return { sid: opened.session_id, budget: opened.limits.max_tool_calls };
       }),
     );
+    let next = 0;
+    let roundCalls = 0;
     const cpuBefore = cpu ? await cpu() : 0;
     const start = performance.now();
+    const until = start + ms - callMs;
     await Promise.all(
-      sessions.map(async ({ sid, budget }) => {
-        for (let i = 0; i < budget; i++) {
-          const args = distinct ? { ...CALL_ARGS, issueIdOrKey: `ENG-${i + 1}` } : CALL_ARGS;
-          const body = JSON.stringify({ arguments: args });
-          await timed(latencies, () => send("POST", `/v1/sessions/${sid}/tools/jira_get_issue`, body));
-          calls++;
+      Array.from({ length: lanes }, async () => {
+        while (performance.now() < until && next < sessions.length) {
+          const { sid, budget } = sessions[next++]!;
+          const path = `/v1/sessions/${sid}/tools/jira_get_issue`;
+          for (let i = 0; i < budget && performance.now() < until; i++) {
+            const body = bodies[distinct ? i % bodies.length : 0]!;
+            await timed(latencies, () => send("POST", path, body));
+            roundCalls++;
+          }
         }
       }),
     );
-    callMs += performance.now() - start;
+    const roundMs = performance.now() - start;
+    callMs += roundMs;
+    calls += roundCalls;
     if (cpu) cpuUs += (await cpu()) - cpuBefore;
     await Promise.all(sessions.map(({ sid }) => send("DELETE", `/v1/sessions/${sid}`)));
+    // Enough sessions for the time left at this round's rate (and a margin), at least one per lane.
+    const perSession = roundCalls / Math.max(1, next);
+    batch = Math.max(lanes, Math.ceil(((roundCalls / roundMs) * (ms - callMs) * 1.3) / perSession));
   }
   latencies.sort((a, b) => a - b);
   return { perSecond: (calls / callMs) * 1000, calls, latencies, cpuUs };

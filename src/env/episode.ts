@@ -16,12 +16,12 @@ import { AGENT_ACCOUNT_ID, DEFAULT_BASE_URL } from "../sandbox/fixtures/default-
 import type { Site } from "../sandbox/site.ts";
 import type { Scenario, Task } from "../scenarios/define-scenario.ts";
 import { referenceChanges } from "../scenarios/reference-outcome.ts";
-import { siteForTask } from "../scenarios/tasks.ts";
 import { allToolNames, type ToolSetName } from "../tools/aliases/tool-sets.ts";
 import { type FunctionTool, type Tool, toFunctionTool } from "../tools/define-tool.ts";
 import { executeToolCall } from "../tools/execute-tool.ts";
 import { type ToolCallRequest, type ToolCallResult, toolCallResult } from "../tools/tool-call-result.ts";
 import { taskTools } from "./offered-tools.ts";
+import { pristineSite } from "./pristine-sites.ts";
 import { createRepeatReads } from "./repeat-reads.ts";
 
 export interface Episode {
@@ -74,7 +74,7 @@ export interface EpisodeOptions {
   /**
    * The task's pristine site, when the caller already has it (from siteForTask or generateTask). It is
    * only read and forked, never written, so one can be shared: the env server shares one per task across
-   * the sessions of a GRPO group.
+   * the sessions of a GRPO group. Default: the task's shared pristine site (pristine-sites.ts).
    */
   initialSite?: Site;
 }
@@ -84,7 +84,7 @@ export function createEpisode<E>(
   task: Task<E>,
   options: EpisodeOptions = {},
 ): Episode {
-  const initial = options.initialSite ?? siteForTask(scenario, task);
+  const initial = options.initialSite ?? pristineSite(scenario, task);
   const site = initial.fork();
   const baseUrl = options.baseUrl ?? DEFAULT_BASE_URL;
   const expectation = scenario.expect(task, initial, { baseUrl, restBaseUrl: options.restBaseUrl });
@@ -94,11 +94,15 @@ export function createEpisode<E>(
   /** What each call changed on the site: the diff from the state after the previous call. */
   const changes: (readonly RecordChange[])[] = [];
   let last = site.fork();
+  let lastRevision = site.revision;
   const push = (result: ToolCallResult) => {
     calls.push(result);
-    const effect = result.ok && result.effect === "write" ? diff(last, site) : [];
-    changes.push(effect);
-    last = site.fork();
+    changes.push(result.ok && result.effect === "write" ? diff(last, site) : NO_CHANGES);
+    // The state after this call, for the next write's diff; after a read it is the state kept already.
+    if (site.revision !== lastRevision) {
+      last = site.fork();
+      lastRevision = site.revision;
+    }
     return result;
   };
   let finalMessage: string | null = null;
@@ -145,6 +149,8 @@ export function createEpisode<E>(
   };
   return episode;
 }
+
+const NO_CHANGES: readonly RecordChange[] = Object.freeze([]);
 
 /** A call past the budget is recorded but not executed; the rollout is truncated after it. */
 function overBudget(call: ToolCallRequest, budget: number): ToolCallResult {

@@ -7,6 +7,7 @@ import type { z } from "zod";
 import { ApiError, dialectError, jiraError } from "./api-error.ts";
 import { WRITE_TICK_MS } from "./clock.ts";
 import { type Operation, type OperationContext, Reply } from "./define-operation.ts";
+import { MISS, quickParser } from "./quick-parse.ts";
 import type { Site } from "./site.ts";
 
 export interface OperationResult {
@@ -48,13 +49,22 @@ export function executeOperation(
   }
 }
 
-/** Validates one part of the input; a failure becomes the dialect's 400 naming each bad field. */
+/**
+ * Validates one part of the input; a failure becomes the dialect's 400 naming each bad field. Inputs the
+ * schema's compiled fast path is sure of skip zod (quick-parse.ts); everything else, every error included,
+ * goes through zod.
+ */
 export function parseOrThrow(
   op: Operation,
   schema: z.ZodType,
   value: unknown,
   part: "params" | "body",
 ): unknown {
+  const quick = quickParser(schema);
+  if (quick) {
+    const sure = quick(value);
+    if (sure !== MISS) return sure;
+  }
   const parsed = schema.safeParse(value);
   if (parsed.success) return parsed.data;
   const issues = parsed.error.issues;

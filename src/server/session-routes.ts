@@ -76,11 +76,7 @@ export function addSessionRoutes(app: Hono, store: SessionStore, tasks: TaskSour
         ...(key === null ? {} : { key: { key, fingerprint: fingerprint("tool", name, body.arguments) } }),
       },
     );
-    return c.json(
-      result.ok
-        ? { ok: true, output: result.observation }
-        : { ok: false, error: result.observation, error_type: result.errorType },
-    );
+    return c.body(callAnswer(result), 200, JSON_TYPE);
   });
 
   app.post("/v1/sessions/:sid/score", async (c) => {
@@ -100,6 +96,19 @@ export function addSessionRoutes(app: Hono, store: SessionStore, tasks: TaskSour
     store.delete(session.id);
     return c.json({ closed: true, session_id: session.id });
   });
+}
+
+const JSON_TYPE = { "Content-Type": "application/json" };
+
+/**
+ * A tool call's wire answer, `{ok, output}` or `{ok, error, error_type}`, as the JSON text c.json would
+ * make of it, built around the observation (already JSON text) without serialising an object again.
+ */
+export function callAnswer(result: ToolCallResult): string {
+  const text = JSON.stringify(result.observation);
+  return result.ok
+    ? `{"ok":true,"output":${text}}`
+    : `{"ok":false,"error":${text},"error_type":${JSON.stringify(result.errorType)}}`;
 }
 
 function traceOf(session: Session) {

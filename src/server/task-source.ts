@@ -7,12 +7,13 @@
  * rebuilding it.
  */
 
+import { pristineSite } from "../env/pristine-sites.ts";
 import { ScenarioNotFoundError } from "../errors.ts";
 import type { Site } from "../sandbox/site.ts";
 import type { Scenario, Split, Task } from "../scenarios/define-scenario.ts";
 import { loadEvalSplit, tasksFor } from "../scenarios/frozen.ts";
 import { findScenario, SCENARIOS } from "../scenarios/index.ts";
-import { EVAL_TASKS, generateTask, seedFor, siteForTask } from "../scenarios/tasks.ts";
+import { EVAL_TASKS, generateTask, seedFor } from "../scenarios/tasks.ts";
 import { EnvRequestError } from "./errors.ts";
 
 export interface TaskRequest {
@@ -80,7 +81,7 @@ export function createTaskSource(cacheSize = 256): TaskSource {
           throw bad(
             `Eval tasks are frozen: ${task.id} has seed ${task.seed}, got seed ${seed}. Omit seed for eval tasks.`,
           );
-        entry = { task, site: siteForTask(scenario, task) };
+        entry = { task, site: pristineSite(scenario, task) };
       } else {
         entry = generateTask(scenario, "train", index, seed ?? seedFor("train", index));
       }

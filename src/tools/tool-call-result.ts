@@ -44,21 +44,24 @@ export type CallOutcome =
     }
   | { status: null; errorType: ToolErrorType; message: string };
 
-/** Builds the trace record of a call to `operation` (null when the tool is unknown or none ran). */
+/**
+ * Builds the trace record of a call to `operation` (null when the tool is unknown or none ran). Each
+ * record is one object literal: spreading a shared base into it cost several times the JSON of a small
+ * answer (see docs/benchmarks.md, env server).
+ */
 export function toolCallResult(
   call: ToolCallRequest,
   operation: Pick<Operation, "operationId" | "effect"> | null | undefined,
   outcome: CallOutcome,
 ): ToolCallResult {
-  const base = {
-    name: call.name,
-    arguments: call.arguments,
-    operationId: operation?.operationId ?? null,
-    effect: operation?.effect ?? null,
-  };
+  const operationId = operation?.operationId ?? null;
+  const effect = operation?.effect ?? null;
   if (outcome.status === null)
     return {
-      ...base,
+      name: call.name,
+      arguments: call.arguments,
+      operationId,
+      effect,
       input: null,
       status: null,
       ok: false,
@@ -69,7 +72,10 @@ export function toolCallResult(
   const { status, ok, body } = outcome;
   const text = body === undefined ? "" : JSON.stringify(body);
   return {
-    ...base,
+    name: call.name,
+    arguments: call.arguments,
+    operationId,
+    effect,
     input: outcome.input ?? null,
     status,
     ok,
