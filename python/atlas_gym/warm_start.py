@@ -26,6 +26,8 @@ from typing import Any
 
 from .client import EnvClient
 
+TOKENIZER_CHATS = 96  # the BPE merges are learned from this many chats (more barely shortens them, and is slow)
+
 
 def chat_of(episode: dict[str, Any]) -> list[dict[str, Any]]:
     """The episode's conversation as a chat-template input: tool results filled in from its calls (the log
@@ -116,7 +118,7 @@ def warm_start(
         copy_model(init, out)
     else:
         plain = build_tokenizer()  # the same template; bytes only, to render the corpus the merges come from
-        texts = [render(plain, chat, tools, tokenize=False) for chat, tools in chats]
+        texts = [render(plain, chat, tools, tokenize=False) for chat, tools in chats[:TOKENIZER_CHATS]]
         build_model(out, texts, size, vocab_size, seed)
     tokenizer = AutoTokenizer.from_pretrained(out)
     rows = []
@@ -132,6 +134,7 @@ def warm_start(
         lr_scheduler_type="cosine",
         warmup_steps=10,
         max_length=max(lengths),
+        train_sampling_strategy="group_by_length",  # batches of similar lengths: little padding
         logging_steps=10,
         save_strategy="no",
         report_to="none",
