@@ -49,6 +49,7 @@ class WarmStartSettings:
     learning_rate: float
     vocab_size: int
     size: str
+    batch_size: int = 8
     scenarios: list[str] | None = None
 
 
@@ -93,6 +94,8 @@ class TrainConfig:
     evaluate: EvaluateSettings | None = None
     # Absent: derived from the tasks' own turn limits (train.tool_rounds).
     max_turns: int | None = None
+    # Absent: every level.
+    levels: list[int] | None = None
 
 
 _NESTED = {

@@ -16,6 +16,7 @@ import json
 import subprocess
 import threading
 from http.server import ThreadingHTTPServer
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -48,10 +49,11 @@ def warm_start_stage(config: TrainConfig, client: EnvClient) -> dict[str, Any]:
     settings = config.warm_start
     assert settings is not None
     scenarios = settings.scenarios or config.scenarios
+    check_disjoint(config, client)
     reference = Path(config.output_dir, "reference")
     atlas_gym_eval(
         ["--model", "policy:reference", "--scenarios", ",".join(scenarios), "--split", "train",
-         "--n", str(settings.reference_tasks)],
+         "--n", str(settings.reference_tasks), *_levels_args(config)],
         reference,
     )
     episodes = read_episodes(reference / "episodes.jsonl", settings.skip_index_below)
@@ -65,6 +67,7 @@ def warm_start_stage(config: TrainConfig, client: EnvClient) -> dict[str, Any]:
         size=settings.size,
         vocab_size=settings.vocab_size,
         learning_rate=settings.learning_rate,
+        batch_size=settings.batch_size,
         seed=config.seed,
     )
     print(f"warm start: {json.dumps(summary)}", flush=True)
@@ -90,6 +93,7 @@ def evaluate_stage(config: TrainConfig, model_dir: str | Path, label: str) -> di
                 "--scenarios", ",".join(config.scenarios),
                 "--split", "train",
                 "--n", str(settings.tasks),
+                *_levels_args(config),
                 "--k", str(settings.k),
                 "--concurrency", "1",  # the model server answers one request at a time anyway
                 "--seed", str(config.seed),
@@ -116,6 +120,28 @@ def evaluate_stage(config: TrainConfig, model_dir: str | Path, label: str) -> di
         flush=True,
     )
     return summary
+
+
+def _levels_args(config: TrainConfig) -> list[str]:
+    return ["--levels", ",".join(map(str, config.levels))] if config.levels else []
+
+
+def check_disjoint(config: TrainConfig, client: EnvClient) -> None:
+    """The warm start must not see a task that GRPO trains on or `evaluate` measures: `skip_index_below`
+    must lie above every such task's index (with `levels`, those tasks are spread over more indices)."""
+    from .config import ConfigError
+    from .train import list_tasks
+
+    settings = config.warm_start
+    assert settings is not None
+    counts = [config.train_tasks, config.evaluate.tasks if config.evaluate else 0]
+    listed = list_tasks(client, replace(config, train_tasks=max(counts)))
+    highest = max(t["index"] for tasks in listed.values() for t in tasks)
+    if settings.skip_index_below <= highest:
+        raise ConfigError(
+            f"warm_start.skip_index_below ({settings.skip_index_below}) must be above {highest}, the highest task "
+            "index that GRPO or evaluate uses, so that the warm start never sees those tasks"
+        )
 
 
 def write_evaluation(output_dir: str | Path, evaluations: dict[str, Any]) -> Path:

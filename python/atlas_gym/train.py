@@ -44,8 +44,24 @@ class TrainResult:
 
 
 def list_tasks(client: EnvClient, config: TrainConfig) -> dict[str, list[dict[str, Any]]]:
-    """The server's listing of each scenario's first `train_tasks` train tasks."""
-    return {s: client.tasks(s, "train", n=config.train_tasks) for s in config.scenarios}
+    """The server's listing of each scenario's first `train_tasks` train tasks (of `levels` only, when set)."""
+    if config.levels is None:
+        return {s: client.tasks(s, "train", n=config.train_tasks) for s in config.scenarios}
+    return {s: tasks_at_levels(client, s, config.levels, config.train_tasks) for s in config.scenarios}
+
+
+def tasks_at_levels(client: EnvClient, scenario: str, levels: list[int], n: int) -> list[dict[str, Any]]:
+    """The first `n` train tasks whose level is one of `levels`, in index order (as `eval --levels` takes
+    them), listed page by page."""
+    kept: list[dict[str, Any]] = []
+    start, page = 0, max(3 * n, 32)
+    while len(kept) < n:
+        tasks = client.tasks(scenario, "train", n=page, start=start)
+        if start >= 64 * page and not kept:
+            raise ConfigError(f"levels: {scenario} has no train task of level {levels} among its first {start}")
+        kept += [t for t in tasks if t["level"] in levels]
+        start += page
+    return kept[:n]
 
 
 def tool_rounds(config: TrainConfig, listed: dict[str, list[dict[str, Any]]]) -> int:

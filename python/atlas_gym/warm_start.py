@@ -2,7 +2,7 @@
 learning recipe, configs/learn-cpu.yaml; GRPO is the second).
 
     python -m atlas_gym.warm_start --episodes out/ref/episodes.jsonl --server http://127.0.0.1:4010 \
-        --out runs/learn-cpu/sft [--skip-index-below 16] [--epochs 3] [--scenarios a,b] [--init DIR]
+        --out runs/learn-cpu/sft [--skip-index-below 48] [--levels 1] [--epochs 4] [--scenarios a,b] [--init DIR]
 
 The traces are `atlas-gym eval --model policy:reference --split train` episodes: each becomes one chat
 (system, user, the reference's tool calls, the tool results, its final answer) with the scenario's tools as
@@ -10,9 +10,9 @@ the env server lists them. Every chat is rendered exactly as the GRPO rollouts a
 render theirs: TRL's prefix-preserving Qwen3 training template, thinking off, the server's tool schemas
 (`prompt_tools: server`). From those texts it builds, offline, a byte-level BPE tokenizer (merges learned
 from them) and a randomly initialised Qwen3, then trains it with TRL's SFTTrainer on the assistant tokens
-only (the template's generation markers), and saves model and tokenizer to --out. Episodes whose task index
-is below --skip-index-below are left out, so the tasks GRPO and the before/after evaluation use are not
-seen here.
+only (the template's generation markers), in batches of similar lengths, and saves model and tokenizer to
+--out. Episodes whose task index is below --skip-index-below (or whose level is not in --levels) are left
+out, so the tasks GRPO and the before/after evaluation use are not seen here.
 """
 
 from __future__ import annotations
@@ -25,6 +25,8 @@ from pathlib import Path
 from typing import Any
 
 from .client import EnvClient
+
+TOKENIZER_CHATS = 96  # the BPE merges are learned from this many chats (more barely shortens them, and is slow)
 
 
 def chat_of(episode: dict[str, Any]) -> list[dict[str, Any]]:
@@ -98,7 +100,7 @@ def warm_start(
     size: str = "learn",
     vocab_size: int = 8192,
     learning_rate: float = 3e-3,
-    batch_size: int = 4,
+    batch_size: int = 8,
     seed: int = 0,
     init: str | Path | None = None,
 ) -> dict[str, Any]:
@@ -116,7 +118,7 @@ def warm_start(
         copy_model(init, out)
     else:
         plain = build_tokenizer()  # the same template; bytes only, to render the corpus the merges come from
-        texts = [render(plain, chat, tools, tokenize=False) for chat, tools in chats]
+        texts = [render(plain, chat, tools, tokenize=False) for chat, tools in chats[:TOKENIZER_CHATS]]
         build_model(out, texts, size, vocab_size, seed)
     tokenizer = AutoTokenizer.from_pretrained(out)
     rows = []
@@ -132,6 +134,7 @@ def warm_start(
         lr_scheduler_type="cosine",
         warmup_steps=10,
         max_length=max(lengths),
+        train_sampling_strategy="group_by_length",  # batches of similar lengths: little padding
         logging_steps=10,
         save_strategy="no",
         report_to="none",
@@ -171,6 +174,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--vocab-size", type=int, default=8192)
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--scenarios", help="comma-separated: keep only these scenarios' episodes (default: all)")
+    parser.add_argument("--levels", help="comma-separated: keep only these levels' episodes (default: all)")
+    parser.add_argument("--batch-size", type=int, default=8)
     parser.add_argument("--init", help="an earlier warm start's directory to train further (default: a new model)")
     args = parser.parse_args(argv)
     try:
@@ -179,6 +184,11 @@ def main(argv: list[str] | None = None) -> int:
             episodes = [e for e in episodes if e["scenario"] in args.scenarios.split(",")]
             if not episodes:
                 raise ValueError(f"{args.episodes}: no passing episode of {args.scenarios}")
+        if args.levels:
+            levels = {int(level) for level in args.levels.split(",")}
+            episodes = [e for e in episodes if e["level"] in levels]
+            if not episodes:
+                raise ValueError(f"{args.episodes}: no passing episode of level {args.levels}")
     except (OSError, ValueError, KeyError) as error:
         print(f"error: {error}", file=sys.stderr)
         return 2
@@ -186,7 +196,7 @@ def main(argv: list[str] | None = None) -> int:
     tools = {s: client.tools(s) for s in sorted({e["scenario"] for e in episodes})}
     summary = warm_start(
         episodes, tools, args.out, args.epochs, vocab_size=args.vocab_size, learning_rate=args.learning_rate,
-        seed=args.seed, init=args.init,
+        batch_size=args.batch_size, seed=args.seed, init=args.init,
     )
     print(json.dumps(summary))
     return 0

@@ -5,12 +5,13 @@ any key the two sides do not share is refused (a drift between them, caught at o
 from __future__ import annotations
 
 import json
-from dataclasses import asdict
+from dataclasses import asdict, replace
 from pathlib import Path
 
 import pytest
 
 from atlas_gym.config import ConfigError, EarlyStoppingSettings, LoraSettings, config_from_json, load_config
+from atlas_gym.recipe import check_disjoint
 from atlas_gym.server_process import REPO_ROOT
 
 CONFIGS = sorted((REPO_ROOT / "configs").glob("*.yaml"))
@@ -35,12 +36,15 @@ def test_the_recipes_are_shipped():
     assert {"qwen3-1.7b.yaml", "qwen3.5-4b.yaml", *CPU_RECIPES} <= {p.name for p in CONFIGS}
 
 
-def test_the_learning_recipe_loads_with_its_stages():
+def test_the_learning_recipe_loads_with_its_stages(client):
     config = load_config(REPO_ROOT / "configs" / "learn-cpu.yaml")
     assert config.warm_start is not None and config.evaluate is not None and config.prompt_tools == "server"
     assert config.lora is None  # full fine-tuning of the small warm-started model
-    # GRPO and the before/after evaluation use the train tasks the warm start leaves out.
-    assert config.train_tasks == config.evaluate.tasks == config.warm_start.skip_index_below
+    assert config.levels == [1] and config.train_tasks == config.evaluate.tasks == 16
+    # GRPO and the before/after evaluation use train tasks the warm start leaves out (indices 0-45 at level 1).
+    check_disjoint(config, client)
+    with pytest.raises(ConfigError, match=r"skip_index_below \(45\) must be above 45"):
+        check_disjoint(replace(config, warm_start=replace(config.warm_start, skip_index_below=45)), client)
 
 
 def test_defaults_come_from_the_typescript_schema(tmp_path: Path):

@@ -107,6 +107,31 @@ describe("evaluate with scripted policies", () => {
     expect(random.results!.overall.mean_reward!).toBeLessThan(borrowed.results!.overall.mean_reward!);
   });
 
+  it("runs only the tasks of the levels asked for (--n counts those), recorded in run.json; a level a family lacks is refused", async () => {
+    const dir = tempDir();
+    const config = {
+      ...base,
+      model: "policy:reference",
+      split: "train" as const,
+      n: 3,
+      k: 1,
+      levels: [1 as const],
+    };
+    await evaluate({ dir, config: { ...config, scenarios: ["jira-comment-v1"] } });
+    const episodes = readEpisodeLog(runFiles(dir).episodes).episodes;
+    expect(episodes.map((e) => [e.index, e.level])).toEqual([
+      [0, 1],
+      [3, 1],
+      [6, 1],
+    ]);
+    expect(JSON.parse(readFileSync(runFiles(dir).config, "utf8")).levels).toEqual([1]);
+    const other = tempDir();
+    await expect(
+      evaluate({ dir: other, config: { ...config, scenarios: ["jira-comment-v1"], levels: [4] } }),
+    ).rejects.toThrow(/jira-comment-v1 has no level 4 tasks \(its levels: 1, 2, 3\)/);
+    expect(existsSync(runFiles(other).config)).toBe(false);
+  });
+
   it("scores in the requested reward mode", async () => {
     const { results } = await run("policy:skip-validate", {
       config: { ...base, model: "policy:skip-validate", reward: "state" },

@@ -81,7 +81,7 @@ export async function evaluate(options: EvaluateOptions): Promise<EvaluateSummar
       `The eval split has ${EVAL_TASKS} tasks per scenario; --n ${config.n} asks for more`,
     );
   const scenarios = config.scenarios.map(findScenario);
-  const plan = planEpisodes(scenarios, config.split, config.n, config.k);
+  const plan = planEpisodes(scenarios, config.split, config.n, config.k, config.levels);
   checkToolSet(config, plan);
   const policy: AnyPolicy = options.policy ?? policyFor(config);
   // A model that cannot load (e.g. a local GGUF that is not there) fails here, before anything is written.

@@ -30,6 +30,8 @@ export interface Provenance {
   split: string;
   /** Tasks per scenario (null: the whole eval split). */
   n: number | null;
+  /** Only tasks of these levels (null: every level). */
+  levels: number[] | null;
   k: number;
   seed: number;
   reward_mode: string;
@@ -58,6 +60,7 @@ export function provenanceOf(config: EvalConfig, startedAt: Date): Provenance {
     tools: config.tools,
     split: config.split,
     n: config.n ?? null,
+    levels: config.levels ? [...config.levels] : null,
     k: config.k,
     seed: config.seed,
     reward_mode: config.reward,

@@ -10,6 +10,7 @@ import { join } from "node:path";
 import { z } from "zod";
 import { UsageError } from "../errors.ts";
 import { REWARD_MODES } from "../reward/score.ts";
+import type { Level } from "../scenarios/define-scenario.ts";
 import { TOOL_SET_NAMES, type ToolSetName } from "../tools/aliases/tool-sets.ts";
 import { camelCase, renameKeys } from "./json-keys.ts";
 import type { Provenance } from "./provenance.ts";
@@ -49,6 +50,11 @@ export const EvalConfig = z.object({
   split: z.enum(["eval", "train"]),
   /** Tasks per scenario (all of the frozen eval split when absent). */
   n: z.number().int().min(1).optional(),
+  /** Only tasks of these levels (the first `n` of them); absent: every level. */
+  levels: z
+    .array(z.number().int().min(1).max(6) as z.ZodType<Level>)
+    .min(1)
+    .optional(),
   k: z.number().int().min(1),
   concurrency: z.number().int().min(1),
   seed: z.number().int().min(0),
@@ -76,7 +82,7 @@ export type EvalConfig = z.infer<typeof EvalConfig>;
 export type EvalConfigInput = z.input<typeof EvalConfig>;
 
 /** Settings a resumed run must share with the run it continues. */
-export const IDENTITY_KEYS = ["model", "split", "seed", "reward", "maxTurns", "tools"] as const;
+export const IDENTITY_KEYS = ["model", "split", "levels", "seed", "reward", "maxTurns", "tools"] as const;
 
 /** run.json: the run's provenance (snake_case, see provenance.ts) and its concurrency. */
 export type RunFile = Provenance & { concurrency: number };
@@ -91,6 +97,7 @@ export function readRunFile(dir: string): { config: EvalConfig; provenance: Prov
     scenarios: Object.keys(file.scenarios ?? {}),
     split: file.split,
     n: file.n ?? undefined,
+    levels: file.levels ?? undefined,
     k: file.k,
     concurrency: file.concurrency,
     seed: file.seed,

@@ -12,8 +12,8 @@ import { runEpisode } from "../agent/rollout.ts";
 import type { AnyPolicy, EpisodeTrace } from "../agent/types.ts";
 import { createEpisode } from "../env/episode.ts";
 import type { RewardMode } from "../reward/score.ts";
-import type { Scenario, Split, Task } from "../scenarios/define-scenario.ts";
-import { tasksFor } from "../scenarios/frozen.ts";
+import type { Level, Scenario, Split, Task } from "../scenarios/define-scenario.ts";
+import { tasksAtLevels, tasksFor } from "../scenarios/frozen.ts";
 import type { ToolSetName } from "../tools/aliases/tool-sets.ts";
 import { type EpisodeLog, episodeKey } from "./episode-log.ts";
 
@@ -24,15 +24,19 @@ export interface PlannedEpisode {
   key: string;
 }
 
-/** Every scenario's first `n` tasks of the split, each `k` times, in scenario, task, sample order. */
+/**
+ * Every scenario's first `n` tasks of the split (of those `levels` only, when given), each `k` times, in
+ * scenario, task, sample order.
+ */
 export function planEpisodes(
   scenarios: readonly Scenario[],
   split: Split,
   n: number | undefined,
   k: number,
+  levels?: readonly Level[],
 ): PlannedEpisode[] {
   return scenarios.flatMap((scenario) =>
-    tasksFor(scenario, split, n).flatMap((task) =>
+    (levels ? tasksAtLevels(scenario, split, levels, n) : tasksFor(scenario, split, n)).flatMap((task) =>
       Array.from({ length: k }, (_, sample) => ({
         scenario,
         task,

@@ -7,8 +7,8 @@ import { createHash } from "node:crypto";
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { UsageError } from "../errors.ts";
 import { stableStringify } from "../sandbox/stable-stringify.ts";
-import type { Scenario, Split, Task } from "./define-scenario.ts";
-import { EVAL_TASKS, generateTask, seedFor } from "./tasks.ts";
+import type { Level, Scenario, Split, Task } from "./define-scenario.ts";
+import { EVAL_TASKS, generateTask, levelFor, seedFor } from "./tasks.ts";
 
 export interface FrozenSplit {
   scenario: string;
@@ -50,4 +50,29 @@ export function tasksFor(scenario: Scenario, split: Split, n?: number, start = 0
     { length: count },
     (_, i) => generateTask(scenario, "train", start + i, seedFor("train", start + i)).task,
   );
+}
+
+/**
+ * The split's first `n` tasks whose level is one of `levels` (in index order; train: 20 when `n` is
+ * absent). A scenario with none of those levels is a UsageError.
+ */
+export function tasksAtLevels(
+  scenario: Scenario,
+  split: Split,
+  levels: readonly Level[],
+  n?: number,
+): Task[] {
+  const own = scenario.levels ?? [1, 2];
+  if (!own.some((level) => levels.includes(level)))
+    throw new UsageError(
+      `${scenario.id} has no level ${levels.join(" or ")} tasks (its levels: ${own.join(", ")})`,
+    );
+  if (split === "eval")
+    return tasksFor(scenario, split)
+      .filter((t) => levels.includes(t.level))
+      .slice(0, n);
+  const indices: number[] = [];
+  for (let i = 0; indices.length < (n ?? 20); i++)
+    if (levels.includes(levelFor(split, i, own))) indices.push(i);
+  return indices.map((i) => generateTask(scenario, split, i, seedFor(split, i)).task);
 }

@@ -112,6 +112,7 @@ describe("training config", () => {
       skip_index_below: 16,
       epochs: 2,
       learning_rate: 3e-3,
+      batch_size: 8,
       vocab_size: 8192,
       size: "learn",
     });
@@ -125,6 +126,16 @@ describe("training config", () => {
     expect(() => parseTrainConfig(bad, "c.yaml", KNOWN, ["jira-subtask-create-v1"])).toThrow(
       /warm_start\.scenarios: unknown scenario "nope"[\s\S]*warm_start\.scenarios: "jira-subtask-create-v1" is a held-out family/,
     );
+  });
+
+  it("takes a level filter of levels 1 to 6, absent by default", () => {
+    const base = "model: m\nscenarios: [jira-transition-v1]\n";
+    expect(parseTrainConfig(`${base}levels: [1]\n`, "c.yaml").levels).toEqual([1]);
+    expect(parseTrainConfig(base, "c.yaml").levels).toBeUndefined();
+    expect(() => parseTrainConfig(`${base}levels: [0, 7]\n`, "c.yaml")).toThrow(
+      /levels\.0: .*\n.*levels\.1: /,
+    );
+    expect(() => parseTrainConfig(`${base}levels: []\n`, "c.yaml")).toThrow(/levels: /);
   });
 
   it("accepts every recipe shipped in configs/", () => {

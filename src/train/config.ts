@@ -50,6 +50,8 @@ export const trainConfigSchema = z
         scenarios: z.array(z.string().min(1)).min(1).optional(),
         epochs: z.number().positive().default(3),
         learning_rate: z.number().positive().default(3e-3),
+        /** Chats per SFT step (batched by similar length, so little padding). */
+        batch_size: positiveInt.default(8),
         vocab_size: z.number().int().min(512).default(8192),
         /** A size of python/atlas_gym/testing.py's SIZES. */
         size: z.enum(["tiny", "learn", "small"]).default("learn"),
@@ -99,6 +101,12 @@ export const trainConfigSchema = z
     scenarios: z.array(z.string().min(1)).min(1),
     /** Train tasks drawn per scenario for the dataset. */
     train_tasks: positiveInt.default(512),
+    /**
+     * Only tasks of these levels (see `atlas-gym tasks`): the dataset's `train_tasks` are the first that many
+     * of those levels, and the warm start's traces and `evaluate`'s tasks are drawn from them too
+     * (`eval --levels`). Absent: every level.
+     */
+    levels: z.array(z.number().int().min(1).max(6)).min(1).optional(),
     /** Reward the trainer optimises (see src/reward): paper (R1 + R2 − R3), state (end state 0/1) or gated. */
     reward_mode: z.enum(REWARD_MODES).default("paper"),
     vllm: z

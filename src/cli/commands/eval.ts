@@ -8,6 +8,7 @@ import { scriptedPolicyHelp } from "../../agent/scripted/policy-names.ts";
 import { UsageError } from "../../errors.ts";
 import type { EvalConfig, EvalConfigInput } from "../../eval/run-dir.ts";
 import { REWARD_MODES, type RewardMode } from "../../reward/score.ts";
+import type { Level } from "../../scenarios/define-scenario.ts";
 import { TOOL_SET_NAMES } from "../../tools/aliases/tool-sets.ts";
 import { parseIntegerOption } from "../options.ts";
 
@@ -16,6 +17,7 @@ interface EvalFlags {
   scenarios: string;
   split: "eval" | "train";
   n?: number;
+  levels?: Level[];
   k: number;
   concurrency: number;
   seed: number;
@@ -41,6 +43,15 @@ function parseNumber(flag: string, min: number, max: number) {
       throw new InvalidArgumentError(`${flag} must be a number from ${min} to ${max}, got '${value}'.`);
     return n;
   };
+}
+
+function parseLevels(value: string): Level[] {
+  const parts = value.split(",").map((part) => part.trim());
+  if (parts.some((part) => !/^[1-6]$/.test(part)))
+    throw new InvalidArgumentError(
+      `--levels takes levels from 1 to 6, comma-separated (e.g. 1,2), got '${value}'.`,
+    );
+  return [...new Set(parts.map(Number))].sort() as Level[];
 }
 
 function parseJsonObject(value: string): Record<string, unknown> {
@@ -86,6 +97,7 @@ function resolveConfig(
     scenarios: pick("scenarios", scenarios, saved?.scenarios),
     split: pick("split", flags.split, saved?.split),
     n: pick("n", flags.n, saved?.n),
+    levels: pick("levels", flags.levels, saved?.levels),
     k: pick("k", flags.k, saved?.k),
     concurrency: pick("concurrency", flags.concurrency, saved?.concurrency),
     seed: pick("seed", flags.seed, saved?.seed),
@@ -119,6 +131,11 @@ export function registerEval(program: Command): void {
       "--n <n>",
       "tasks per scenario (default: the whole eval split; 20 for train)",
       parseIntegerOption("--n", 1, 1_000_000),
+    )
+    .option(
+      "--levels <list>",
+      "only tasks of these levels, comma-separated, e.g. 1 or 1,2 (--n counts those)",
+      parseLevels,
     )
     .option("--k <k>", "samples per task (the k of pass^k)", parseIntegerOption("--k", 1, 1000), 1)
     .option("--concurrency <c>", "episodes run at once", parseIntegerOption("--concurrency", 1, 1024), 4)
