@@ -17,13 +17,7 @@ const PAGES = [
   "src/reward/README.md",
 ];
 
-/**
- * Section 2 of docs/training.md ("A CPU recipe meant to learn") is being rewritten by its owner; until
- * that lands it is left out here (its draft still names another checkout). Drop this once it is merged.
- */
-const NOT_YET: Record<string, RegExp> = { "docs/training.md": /^## 2\. [\s\S]*?(?=^## 3\. )/m };
-
-const read = (page: string) => readFileSync(join(ROOT, page), "utf8").replace(NOT_YET[page] ?? /^\b$/, "");
+const read = (page: string) => readFileSync(join(ROOT, page), "utf8");
 
 /** The numbered sections (`## N. Title`) of a page. */
 const numberedSections = (text: string) =>
