@@ -5,8 +5,8 @@
  */
 import { startEnvServers } from "./env-servers.ts";
 
-const { gym, bare } = await startEnvServers();
-process.send!({ gym: gym.url, bare });
+const { gym, bare, sameBytes } = await startEnvServers();
+process.send!({ gym: gym.url, bare, sameBytes });
 process.on("message", (message) => {
   if (message !== "cpu") return;
   const { user, system } = process.cpuUsage();

@@ -53,21 +53,34 @@ export async function readJson<S extends z.ZodType>(
   return parsed.data;
 }
 
-function tooLarge(): EnvRequestError {
+/** A body over MAX_BODY_BYTES. */
+export function tooLarge(): EnvRequestError {
   return new EnvRequestError(413, "body_too_large", `The request body exceeds ${MAX_BODY_BYTES} bytes.`);
 }
 
 /** The JSON answer for an error thrown while handling a request. */
-export function errorResponse(c: Context, error: unknown): Response {
-  if (error instanceof EnvRequestError) {
-    return c.json({ error: error.message, code: error.code }, error.status, error.headers);
-  }
+export function errorResponse(_c: Context, error: unknown): Response {
+  return envErrorResponse(error);
+}
+
+/** The same answer without a Hono context (for the tool-call fast path, see tool-call-fast-path.ts). */
+export function envErrorResponse(error: unknown): Response {
+  if (error instanceof EnvRequestError)
+    return jsonResponse({ error: error.message, code: error.code }, error.status, error.headers);
   // Anything else is a bug: answer 500 with its message and leave the stack on stderr.
   console.error(error);
-  return c.json(
+  return jsonResponse(
     { error: `Internal error: ${(error as Error)?.message ?? String(error)}`, code: "internal" },
     500,
   );
+}
+
+/** A JSON answer with the headers Hono's c.json gives it. */
+function jsonResponse(body: unknown, status: number, headers: Record<string, string> = {}): Response {
+  return new Response(JSON.stringify(body), {
+    status,
+    headers: { ...headers, "Content-Type": "application/json" },
+  });
 }
 
 /**

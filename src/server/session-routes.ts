@@ -24,13 +24,16 @@ const openBody = z.strictObject({
   task_id: z.string().optional(),
 });
 
-const callBody = z.strictObject({
+/** A tool call's body (also read by the fast path in front of this route, tool-call-fast-path.ts). */
+export const callBody = z.strictObject({
   /** The tool arguments: an object, or the JSON text a model emitted (parsed and checked by the tool). */
   arguments: z.unknown().optional(),
   call_id: z.string().optional(),
   /** The client's number for this call (1, 2, ... per session): a retry with the same number is not run twice. */
   seq: z.number().int().min(1).optional(),
 });
+
+export type CallBody = z.output<typeof callBody>;
 
 const scoreBody = z.strictObject({
   final_message: z.string().nullable().optional(),
@@ -76,7 +79,7 @@ export function addSessionRoutes(app: Hono, store: SessionStore, tasks: TaskSour
         ...(key === null ? {} : { key: { key, fingerprint: fingerprint("tool", name, body.arguments) } }),
       },
     );
-    return c.body(callAnswer(result), 200, JSON_TYPE);
+    return c.body(callAnswer(result), 200, CALL_ANSWER_HEADERS);
   });
 
   app.post("/v1/sessions/:sid/score", async (c) => {
@@ -98,7 +101,8 @@ export function addSessionRoutes(app: Hono, store: SessionStore, tasks: TaskSour
   });
 }
 
-const JSON_TYPE = { "Content-Type": "application/json" };
+/** The headers of a tool call's answer. */
+export const CALL_ANSWER_HEADERS = { "Content-Type": "application/json" };
 
 /**
  * A tool call's wire answer, `{ok, output}` or `{ok, error, error_type}`, as the JSON text c.json would

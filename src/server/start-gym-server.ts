@@ -19,6 +19,7 @@ import { type RestoreReport, restoreSessions } from "./session-replay.ts";
 import { guardSessionSites, recordSessionCalls } from "./session-sites.ts";
 import { createSessionStore, type SessionStore } from "./sessions.ts";
 import { createTaskSource, type TaskSource } from "./task-source.ts";
+import { withToolCallFastPath } from "./tool-call-fast-path.ts";
 
 export interface GymServerOptions {
   port: number;
@@ -107,6 +108,7 @@ export function createGymHandler(options: Omit<GymServerOptions, "port" | "host"
     },
   });
   const env = createEnvApp({ sessions, tasks });
+  const envFetch = withToolCallFastPath(sessions, env.fetch);
   const restFetch = guardSessionSites(sessions, rest.fetch);
   // `/mcp`: the MCP Streamable HTTP endpoint (free sandboxes, or bound to these sessions with ?session=).
   const mcp = createMcpHttpHandler({
@@ -119,7 +121,7 @@ export function createGymHandler(options: Omit<GymServerOptions, "port" | "host"
     isMcpPath(request.url)
       ? mcp.fetch(request)
       : isEnvPath(request.url)
-        ? env.fetch(request)
+        ? envFetch(request)
         : restFetch(request);
   const fetch = gateRequests({ token: options.token, credentials }, dispatch);
   const routes = [...env.routes, ...rest.routes, ...mcp.routes].map(({ method, path }) => ({ method, path }));
