@@ -77,6 +77,8 @@ describe("atlas-gym view in headless Chromium", () => {
 
     // A failed episode: its mismatches are marked beside the expectation.
     await page.click('a[href="/runs/run-b/episodes/jira-create-issue-v1~eval~1~0"]');
+    // count() does not wait: wait for the episode page itself before counting its rows.
+    await page.waitForSelector("table.expectation");
     expect(await page.locator("table.expectation tr.mismatch").count()).toBeGreaterThan(0);
     expect(await page.locator("table.expectation tr.match").count()).toBe(0);
     expect(await page.textContent("main")).toContain("dropped_required_field");
@@ -86,6 +88,7 @@ describe("atlas-gym view in headless Chromium", () => {
     await page.goto(`${view.url}/compare?a=run-a&b=run-b`);
     expect(await page.textContent("#flipped")).toContain("Flipped episodes (2)");
     await page.click("text=jira-transition-v1/eval/1 #0");
+    await page.waitForSelector(".split > section");
     expect(await page.locator(".split > section").count()).toBe(2);
     expect(await page.locator("b.reward").allTextContents()).toEqual(["1.000", "0.000"]);
     await page.goto(`${view.url}/compare?a=run-a&b=run-b`);
@@ -133,6 +136,7 @@ describe("atlas-gym view in headless Chromium", () => {
     ).json()) as { session_id: string };
     await page.goto(`${view.url}/live`);
     await page.click(`a[href="/live/${opened.session_id}"]`);
+    await page.waitForSelector("#live-calls", { state: "attached" });
     expect(await page.locator("#live-calls .call").count()).toBe(0);
     await fetch(`${gym.url}/v1/sessions/${opened.session_id}/tools/jira_get_transitions`, {
       method: "POST",
