@@ -6,8 +6,11 @@ atlas_gym.train` when the config has `warm_start` and `evaluate`:
 3. before: `atlas-gym eval` of the warm-started model on the first `evaluate.tasks` train tasks, the model
    served locally by serve_model.py (so eval runs its own agent loop, env and rewards, as for any model);
 4. GRPO (train.run), then after: the same evaluation of <output_dir>/final;
+5. change: `atlas-gym compare` of the two (paired: the same tasks, resampled together), whose interval of
+   the change is narrower than the two runs' own intervals side by side;
 
-and <output_dir>/evaluation.json holds both summaries (the training report shows them beside the curve).
+and <output_dir>/evaluation.json holds both summaries and the change (the training report shows them beside
+the curve).
 """
 
 from __future__ import annotations
@@ -30,16 +33,41 @@ _SUMMARY_KEYS = ("episodes", "mean_reward", "mean_reward_ci", "pass_rate", "pass
 
 def atlas_gym_eval(args: list[str], out: Path) -> dict[str, Any]:
     """Runs `atlas-gym eval <args> --out <out>` and returns its results.json; raises with its stderr if it fails."""
+    _atlas_gym("eval", [*args, "--out", str(out)])
+    return json.loads((out / "results.json").read_text())
+
+
+def _atlas_gym(command: str, args: list[str]) -> None:
     done = subprocess.run(
-        [str(REPO_ROOT / "bin" / "atlas-gym"), "eval", *args, "--out", str(out)],
+        [str(REPO_ROOT / "bin" / "atlas-gym"), command, *args],
         cwd=REPO_ROOT,
         capture_output=True,
         text=True,
         stdin=subprocess.DEVNULL,
     )
     if done.returncode != 0:
-        raise RuntimeError(f"atlas-gym eval {' '.join(args)} exited with {done.returncode}:\n{done.stderr[-2000:]}")
-    return json.loads((out / "results.json").read_text())
+        raise RuntimeError(
+            f"atlas-gym {command} {' '.join(args)} exited with {done.returncode}:\n{done.stderr[-2000:]}"
+        )
+
+
+def change_stage(config: TrainConfig) -> dict[str, Any]:
+    """Stage 5: `atlas-gym compare <output_dir>/eval-before <output_dir>/eval-after` (paired bootstrap over the
+    tasks, into <output_dir>/eval-compare); returns the overall change of mean reward and pass rate with
+    their 95% intervals."""
+    out = Path(config.output_dir, "eval-compare")
+    before, after = (str(Path(config.output_dir, f"eval-{label}")) for label in ("before", "after"))
+    _atlas_gym("compare", [before, after, "--out", str(out), "--seed", str(config.seed)])
+    overall = json.loads((out / "compare.json").read_text())["overall"]
+    change = {k: {"delta": overall[k]["delta"], "delta_ci": overall[k]["delta_ci"]}
+              for k in ("mean_reward", "pass_rate")}
+    print(
+        "change after GRPO (paired 95% CI): "
+        + ", ".join(f"{k.replace('_', ' ')} {v['delta']:+.3f} [{v['delta_ci'][0]:+.3f}, {v['delta_ci'][1]:+.3f}]"
+                    for k, v in change.items()),
+        flush=True,
+    )
+    return change
 
 
 def warm_start_stage(config: TrainConfig, client: EnvClient) -> dict[str, Any]:
@@ -145,7 +173,7 @@ def check_disjoint(config: TrainConfig, client: EnvClient) -> None:
 
 
 def write_evaluation(output_dir: str | Path, evaluations: dict[str, Any]) -> Path:
-    """<output_dir>/evaluation.json: {before, after} (either may be missing when its stage did not run)."""
+    """<output_dir>/evaluation.json: {before, after, change} (any may be missing when its stage did not run)."""
     path = Path(output_dir, EVALUATION)
     path.parent.mkdir(parents=True, exist_ok=True)
     path.write_text(json.dumps(evaluations, indent=2))

@@ -50,8 +50,15 @@ def _arguments(call: dict[str, Any]) -> Any:
         return raw
 
 
-def parse_completion(text: str) -> tuple[str, list[dict[str, Any]]]:
-    """The text outside valid tool-call blocks, and the calls (OpenAI shape, arguments as JSON text)."""
+def calls_so_far(messages: list[dict[str, Any]]) -> int:
+    """How many tool calls the request's assistant messages already made (the next one is this + 1)."""
+    return sum(len(m.get("tool_calls") or []) for m in messages if m.get("role") == "assistant")
+
+
+def parse_completion(text: str, previous_calls: int = 0) -> tuple[str, list[dict[str, Any]]]:
+    """The text outside valid tool-call blocks, and the calls (OpenAI shape, arguments as JSON text). Ids are
+    `call_N`, N the call's 1-based number on the episode (after `previous_calls`), as atlas-gym numbers them
+    (src/agent/tool-calls.ts), so they are unique per episode and agree with the trace's numbering."""
     calls, kept, last = [], [], 0
     for match in _CALL.finditer(text):
         try:
@@ -65,7 +72,7 @@ def parse_completion(text: str) -> tuple[str, list[dict[str, Any]]]:
         last = match.end()
         calls.append(
             {
-                "id": f"call_{len(calls)}",
+                "id": f"call_{previous_calls + len(calls) + 1}",
                 "type": "function",
                 "function": {"name": name, "arguments": json.dumps(arguments)},
             }
@@ -116,7 +123,7 @@ class ModelServer:
         new = output[0, len(ids) :].tolist()
         finished = bool(new) and new[-1] == self.tokenizer.eos_token_id
         text = self.tokenizer.decode(new, skip_special_tokens=True)
-        content, calls = parse_completion(text)
+        content, calls = parse_completion(text, calls_so_far(body["messages"]))
         message: dict[str, Any] = {"role": "assistant", "content": content or None}
         if calls:
             message["tool_calls"] = calls

@@ -249,6 +249,8 @@ def run_recipe(config: TrainConfig, client: EnvClient, resume: str | None = None
     if config.evaluate is not None:
         evaluations["after"] = recipe.evaluate_stage(config, Path(config.output_dir, "final"), "after")
         recipe.write_evaluation(config.output_dir, evaluations)
+        evaluations["change"] = recipe.change_stage(config)
+        recipe.write_evaluation(config.output_dir, evaluations)
     return result
 
 
