@@ -123,6 +123,29 @@ describe("training log and report", () => {
       "eval pass rate, before GRPO → after (95% CI)</td><td>0.125 [0.000, 0.325] → 0.250",
     );
     expect(html).toContain("Gradient norm");
+    expect(html).not.toContain("paired over the tasks");
+
+    // The recipe's last stage adds the paired change (atlas-gym compare of the two evaluations).
+    const change = {
+      mean_reward: { delta: 0.122, delta_ci: [0.062, 0.189] },
+      pass_rate: { delta: -0.014, delta_ci: [-0.05, 0.08] },
+    };
+    writeFileSync(
+      join(dir, "evaluation.json"),
+      JSON.stringify({
+        before: { overall: overall(0.3, 0.125) },
+        after: { overall: overall(0.45, 0.25) },
+        change,
+      }),
+    );
+    await writeTrainingReport(dir);
+    const withChange = readFileSync(join(dir, "training_report.html"), "utf8");
+    expect(withChange).toContain(
+      "eval change in mean reward, paired over the tasks (95% CI)</td><td>+0.122 [+0.062, +0.189]",
+    );
+    expect(withChange).toContain(
+      "eval change in pass rate, paired over the tasks (95% CI)</td><td>−0.014 [−0.050, +0.080]",
+    );
     writeFileSync(join(dir, "evaluation.json"), JSON.stringify({ before: { overall: { episodes: "x" } } }));
     await expect(writeTrainingReport(dir)).rejects.toThrow(/evaluation\.json: not an evaluation record/);
   });

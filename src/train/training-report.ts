@@ -169,9 +169,12 @@ const summarySchema = z.looseObject({
   pass_rate: z.number().nullable(),
   pass_rate_ci: z.tuple([z.number(), z.number()]).nullable().optional(),
 });
+/** A paired change (`atlas-gym compare` of the two evaluations over the same tasks). */
+const deltaSchema = z.looseObject({ delta: z.number(), delta_ci: z.tuple([z.number(), z.number()]) });
 const evaluationSchema = z.looseObject({
   before: z.looseObject({ overall: summarySchema }).optional(),
   after: z.looseObject({ overall: summarySchema }).optional(),
+  change: z.looseObject({ mean_reward: deltaSchema, pass_rate: deltaSchema }).optional(),
 });
 export type Evaluation = z.output<typeof evaluationSchema>;
 
@@ -203,6 +206,20 @@ function evaluationRows(evaluation?: Evaluation): [string, string][] {
     ],
     ["eval pass rate, before GRPO → after (95% CI)", `${side(b, "pass_rate")} → ${side(a, "pass_rate")}`],
     ["eval episodes, before / after", `${b?.episodes ?? "–"} / ${a?.episodes ?? "–"}`],
+    ...changeRows(evaluation.change),
+  ];
+}
+
+const signed = (x: number) => `${x >= 0 ? "+" : "−"}${num(Math.abs(x))}`;
+const delta = (d: { delta: number; delta_ci: [number, number] }) =>
+  `${signed(d.delta)} [${signed(d.delta_ci[0])}, ${signed(d.delta_ci[1])}]`;
+
+/** The paired change rows, when the recipe's last stage compared the two evaluations. */
+function changeRows(change?: Evaluation["change"]): [string, string][] {
+  if (!change) return [];
+  return [
+    ["eval change in mean reward, paired over the tasks (95% CI)", delta(change.mean_reward)],
+    ["eval change in pass rate, paired over the tasks (95% CI)", delta(change.pass_rate)],
   ];
 }
 
