@@ -146,6 +146,18 @@ describe("training log and report", () => {
     expect(withChange).toContain(
       "eval change in pass rate, paired over the tasks (95% CI)</td><td>−0.014 [−0.050, +0.080]",
     );
+    // A change compare could not compute (no scored episodes on a side) is shown as such, not refused.
+    writeFileSync(
+      join(dir, "evaluation.json"),
+      JSON.stringify({
+        before: { overall: overall(0.3, 0.125) },
+        change: { mean_reward: { delta: null, delta_ci: null }, pass_rate: { delta: null, delta_ci: null } },
+      }),
+    );
+    await writeTrainingReport(dir);
+    expect(readFileSync(join(dir, "training_report.html"), "utf8")).toContain(
+      "eval change in mean reward, paired over the tasks (95% CI)</td><td>–</td>",
+    );
     writeFileSync(join(dir, "evaluation.json"), JSON.stringify({ before: { overall: { episodes: "x" } } }));
     await expect(writeTrainingReport(dir)).rejects.toThrow(/evaluation\.json: not an evaluation record/);
   });

@@ -170,7 +170,10 @@ const summarySchema = z.looseObject({
   pass_rate_ci: z.tuple([z.number(), z.number()]).nullable().optional(),
 });
 /** A paired change (`atlas-gym compare` of the two evaluations over the same tasks). */
-const deltaSchema = z.looseObject({ delta: z.number(), delta_ci: z.tuple([z.number(), z.number()]) });
+const deltaSchema = z.looseObject({
+  delta: z.number().nullable(),
+  delta_ci: z.tuple([z.number(), z.number()]).nullable(),
+});
 const evaluationSchema = z.looseObject({
   before: z.looseObject({ overall: summarySchema }).optional(),
   after: z.looseObject({ overall: summarySchema }).optional(),
@@ -210,9 +213,9 @@ function evaluationRows(evaluation?: Evaluation): [string, string][] {
   ];
 }
 
-const signed = (x: number) => `${x >= 0 ? "+" : "−"}${num(Math.abs(x))}`;
-const delta = (d: { delta: number; delta_ci: [number, number] }) =>
-  `${signed(d.delta)} [${signed(d.delta_ci[0])}, ${signed(d.delta_ci[1])}]`;
+const signed = (x: number | null) => (x === null ? "–" : `${x >= 0 ? "+" : "−"}${num(Math.abs(x))}`);
+const delta = (d: z.output<typeof deltaSchema>) =>
+  d.delta_ci ? `${signed(d.delta)} [${signed(d.delta_ci[0])}, ${signed(d.delta_ci[1])}]` : signed(d.delta);
 
 /** The paired change rows, when the recipe's last stage compared the two evaluations. */
 function changeRows(change?: Evaluation["change"]): [string, string][] {
