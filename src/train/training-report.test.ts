@@ -110,12 +110,15 @@ describe("training log and report", () => {
       pass_rate: pass,
       pass_rate_ci: [0, pass + 0.2],
     });
-    writeFileSync(
-      join(dir, "evaluation.json"),
-      JSON.stringify({ before: { overall: overall(0.3, 0.125) }, after: { overall: overall(0.45, 0.25) } }),
-    );
-    await writeTrainingReport(dir);
-    const html = readFileSync(join(dir, "training_report.html"), "utf8");
+    /** The report of this run with `evaluation` as its evaluation.json. */
+    const reportWith = async (evaluation: object) => {
+      writeFileSync(join(dir, "evaluation.json"), JSON.stringify(evaluation));
+      await writeTrainingReport(dir);
+      return readFileSync(join(dir, "training_report.html"), "utf8");
+    };
+    const before = { overall: overall(0.3, 0.125) };
+    const after = { overall: overall(0.45, 0.25) };
+    const html = await reportWith({ before, after });
     expect(html).toContain(
       "eval mean reward, before GRPO → after (95% CI)</td><td>0.300 [0.200, 0.400] → 0.450",
     );
@@ -130,16 +133,7 @@ describe("training log and report", () => {
       mean_reward: { delta: 0.122, delta_ci: [0.062, 0.189] },
       pass_rate: { delta: -0.014, delta_ci: [-0.05, 0.08] },
     };
-    writeFileSync(
-      join(dir, "evaluation.json"),
-      JSON.stringify({
-        before: { overall: overall(0.3, 0.125) },
-        after: { overall: overall(0.45, 0.25) },
-        change,
-      }),
-    );
-    await writeTrainingReport(dir);
-    const withChange = readFileSync(join(dir, "training_report.html"), "utf8");
+    const withChange = await reportWith({ before, after, change });
     expect(withChange).toContain(
       "eval change in mean reward, paired over the tasks (95% CI)</td><td>+0.122 [+0.062, +0.189]",
     );
@@ -147,15 +141,8 @@ describe("training log and report", () => {
       "eval change in pass rate, paired over the tasks (95% CI)</td><td>−0.014 [−0.050, +0.080]",
     );
     // A change compare could not compute (no scored episodes on a side) is shown as such, not refused.
-    writeFileSync(
-      join(dir, "evaluation.json"),
-      JSON.stringify({
-        before: { overall: overall(0.3, 0.125) },
-        change: { mean_reward: { delta: null, delta_ci: null }, pass_rate: { delta: null, delta_ci: null } },
-      }),
-    );
-    await writeTrainingReport(dir);
-    expect(readFileSync(join(dir, "training_report.html"), "utf8")).toContain(
+    const none = { delta: null, delta_ci: null };
+    expect(await reportWith({ before, change: { mean_reward: none, pass_rate: none } })).toContain(
       "eval change in mean reward, paired over the tasks (95% CI)</td><td>–</td>",
     );
     writeFileSync(join(dir, "evaluation.json"), JSON.stringify({ before: { overall: { episodes: "x" } } }));
