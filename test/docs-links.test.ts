@@ -19,6 +19,15 @@ const PAGES = [
 
 const read = (page: string) => readFileSync(join(ROOT, page), "utf8");
 
+/** The venvs the test command builds (scripts/python-tests.sh): a fresh clone has them only after a run. */
+const BUILT_BY_TEST_COMMAND = [
+  ...read("scripts/python-tests.sh").matchAll(/venv="\$root\/(python\/\.venv[\w-]*)"/g),
+].map((m) => m[1]!);
+
+/** Whether a named path exists, or lies in a venv the test command builds. */
+const exists = (p: string) =>
+  existsSync(join(ROOT, p)) || BUILT_BY_TEST_COMMAND.some((venv) => p === venv || p.startsWith(`${venv}/`));
+
 /** The numbered sections (`## N. Title`) of a page. */
 const numberedSections = (text: string) =>
   new Set([...text.matchAll(/^## (\d+)\. /gm)].map((m) => Number(m[1])));
@@ -70,9 +79,13 @@ describe("links and paths in the docs", () => {
     expect(problems).toEqual([]);
   });
 
+  it("knows the venvs the test command builds", () => {
+    expect(BUILT_BY_TEST_COMMAND.sort()).toEqual(["python/.venv", "python/.venv-verl"]);
+  });
+
   it.each(PAGES)("%s: every repository path it names exists, and nothing outside the repository", (page) => {
     const text = read(page);
-    const missing = namedPaths(text).filter((p) => !existsSync(join(ROOT, p)));
+    const missing = namedPaths(text).filter((p) => !exists(p));
     expect(missing).toEqual([]);
     expect(text.match(/\.\.\/shared\b|\/work\/|\bworktree\b/g)).toBeNull();
   });
