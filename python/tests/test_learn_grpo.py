@@ -2,12 +2,19 @@
 short, seeded warm start (warm_start.warm_start, the CPU recipe's stage 1) of a random Qwen3 on the
 reference traces of two level-1 jira-comment-v1 train tasks, then GRPO steps on those same two tasks
 against the real env server, every completion sampled from the model being trained (nothing scripted).
-The test asserts that some group's rewards differ (it fails, never skips, when the warm start left every
-group flat), then that each such step has a non-zero gradient norm and that the weights changed. Not
-timed; about a minute or two on 2 CPU cores."""
+
+The rewards must vary for GRPO to have anything to learn from, and a warm start that learns its traces by
+heart may leave every sample right (in one CI run every reward of both steps was 1.0). So the warm start is given
+each task twice: its reference trace, and the same trace without the last read (the verify step, worth
+part of the reward). The model learns both, so at that point it samples either, on any machine: each group
+of four then holds a full and a partial reward unless all four draw the same way (1 in 8 per group for a
+50/50 choice). The test asserts that some group's rewards differ (it fails, never skips, when none does),
+then that each such step has a non-zero gradient norm and that the weights changed. Not timed; about two
+minutes on 2 CPU cores."""
 
 from __future__ import annotations
 
+import copy
 import json
 from pathlib import Path
 
@@ -22,8 +29,21 @@ from atlas_gym.warm_start import build_model, chat_of, read_episodes, render, wa
 
 SCENARIO = "jira-comment-v1"
 CORPUS_TASKS = 32  # level-1 train tasks whose reference traces the tokenizer's merges are learned from
-EPOCHS = 150  # one step each (a batch holds both traces)
+EPOCHS = 150  # one step each (a batch holds all four traces)
 GRPO_TASKS = 2  # the first two of them: the warm start learns their traces (nearly) by heart, GRPO samples them
+
+
+def without_verify(episode: dict) -> dict:
+    """The episode without its last tool call and that call's result (the read that verifies the write): a
+    trace the reward scores below the reference's, since it loses the verify points."""
+    messages = episode["messages"]
+    last = max(i for i, m in enumerate(messages) if m.get("tool_calls"))
+    ids = {c["id"] for c in messages[last]["tool_calls"]}
+    shorter = copy.deepcopy(episode)
+    shorter["messages"] = [
+        m for i, m in enumerate(messages) if i != last and not (m["role"] == "tool" and m.get("tool_call_id") in ids)
+    ]
+    return shorter
 
 
 def test_grpo_steps_on_varying_rewards_change_the_weights(client, tmp_path):
@@ -43,8 +63,9 @@ def test_grpo_steps_on_varying_rewards_change_the_weights(client, tmp_path):
     threads = torch.get_num_threads()
     torch.set_num_threads(1)  # a model this small trains faster on one thread than on two
     try:
+        traces = episodes[:GRPO_TASKS] + [without_verify(e) for e in episodes[:GRPO_TASKS]]
         summary = warm_start(
-            episodes[:GRPO_TASKS], {SCENARIO: tools}, model, epochs=EPOCHS, learning_rate=5e-3, batch_size=2,
+            traces, {SCENARIO: tools}, model, epochs=EPOCHS, learning_rate=5e-3, batch_size=4,
             seed=0, init=tmp_path / "random",
         )
     finally:
