@@ -2,8 +2,7 @@
  * The load of the env-server and fleet benchmarks: a keep-alive HTTP client, and `toolCallRounds`, which
  * keeps `lanes` `jira_get_issue` calls in flight for a measured time, each lane moving on to a fresh
  * session when its session's budget is spent (sessions opened before the clock starts and closed after
- * it stops: neither timed nor counted in the server CPU it reports). `distinct` makes each call of a
- * session read a different issue (no repeated read); otherwise a session reads ENG-1 again and again.
+ * it stops: neither timed nor counted in the server CPU it reports). What the sessions read is the `Mix`.
  */
 import { Agent, request } from "node:http";
 
@@ -43,6 +42,26 @@ export interface Load {
   calls: number;
   /** Latencies in ms, sorted. */
   latencies: number[];
+}
+
+/**
+ * What the sessions read:
+ * - `repeat`: ENG-1 again and again, sessions on 12 eval tasks (a read the episode answered before);
+ * - `group`: a different issue each call, sessions in groups of 8 on a new train task per group, as the
+ *   G = 8 rollouts of a GRPO group (the first session to read an issue computes it, the group shares it
+ *   while its sites are unchanged: see env/repeat-reads.ts);
+ * - `fresh`: a different issue each call, every session on a new train task of its own (nothing read
+ *   before anywhere: every answer computed).
+ */
+export type Mix = "repeat" | "group" | "fresh";
+
+/** Train task indices not used elsewhere in the benches (heap rows use 50,000–60,200), new on every call. */
+let nextTrainTask = 100_000;
+
+function taskFor(mix: Mix, round: number, i: number): string {
+  if (mix === "repeat") return `${SCENARIO}/eval/${(round + i) % 12}`;
+  const index = mix === "fresh" ? nextTrainTask++ : nextTrainTask + Math.floor(i / 8);
+  return `${SCENARIO}/train/${index}`;
 }
 
 export const percentile = (sorted: number[], p: number) =>
@@ -91,7 +110,7 @@ export async function toolCallRounds(
   send: Send,
   lanes: number,
   ms: number,
-  distinct = false,
+  mix: Mix = "repeat",
   cpu?: () => Promise<number>,
 ): Promise<Load & { cpuUs: number }> {
   const latencies: number[] = [];
@@ -106,12 +125,13 @@ export async function toolCallRounds(
   for (let round = 0; callMs < ms; round++) {
     const sessions = await Promise.all(
       Array.from({ length: batch }, async (_, i) => {
-        const task_id = `${SCENARIO}/eval/${(round + i) % 12}`;
+        const task_id = taskFor(mix, round, i);
         const answer = await send("POST", "/v1/sessions", JSON.stringify({ task_id }));
         const opened = JSON.parse(answer.text) as { session_id: string; limits: { max_tool_calls: number } };
         return { sid: opened.session_id, budget: opened.limits.max_tool_calls };
       }),
     );
+    if (mix === "group") nextTrainTask += Math.ceil(batch / 8);
     let next = 0;
     let roundCalls = 0;
     const cpuBefore = cpu ? await cpu() : 0;
@@ -123,7 +143,7 @@ export async function toolCallRounds(
           const { sid, budget } = sessions[next++]!;
           const path = `/v1/sessions/${sid}/tools/jira_get_issue`;
           for (let i = 0; i < budget && performance.now() < until; i++) {
-            const body = bodies[distinct ? i % bodies.length : 0]!;
+            const body = bodies[mix === "repeat" ? 0 : i % bodies.length]!;
             await timed(latencies, () => send("POST", path, body));
             roundCalls++;
           }

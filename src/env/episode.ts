@@ -106,7 +106,7 @@ export function createEpisode<E>(
     return result;
   };
   let finalMessage: string | null = null;
-  const repeats = createRepeatReads(offered);
+  const repeats = createRepeatReads(offered, { pristine: initial, revision: initial.revision, baseUrl });
   const episode: Episode = {
     task: task as Task,
     scenario: scenario as Scenario,

@@ -49,7 +49,68 @@ describe("repeated reads in an episode", () => {
   });
 });
 
+describe("reads shared by the episodes of one task", () => {
+  it("answers a read another episode of the task made before either changed its site", () => {
+    const first = createEpisode(scenario, task).step(READ);
+    const second = createEpisode(scenario, task).step(READ);
+    expect(second).not.toBe(first);
+    expect(second).toEqual(first);
+  });
+
+  it("never answers from another episode's changed site, nor one episode from its own old state", () => {
+    const writer = createEpisode(scenario, task);
+    const reader = createEpisode(scenario, task);
+    expect(JSON.parse(reader.step(READ).observation).fields.status.name).toBe("To Do");
+    const moved = writer.step({
+      name: "jira_transition_issue",
+      arguments: { issueIdOrKey: "ENG-1", transition: { id: "21" } },
+    });
+    expect(moved.ok).toBe(true);
+    expect(JSON.parse(writer.step(READ).observation).fields.status.name).toBe("In Progress");
+    expect(JSON.parse(reader.step(READ).observation).fields.status.name).toBe("To Do");
+    expect(JSON.parse(createEpisode(scenario, task).step(READ).observation).fields.status.name).toBe("To Do");
+  });
+});
+
 describe("createRepeatReads", () => {
+  it("shares reads between forks of one pristine site while they are unchanged, per tool and base URL", () => {
+    const pristine = siteForTask(scenario, task);
+    const scope = { pristine, revision: pristine.revision, baseUrl: "https://a.example" };
+    const tools = taskTools(scenario);
+    let runs = 0;
+    const run = (): ToolCallResult => ({
+      name: "jira_get_issue",
+      arguments: {},
+      operationId: "getIssue",
+      effect: "read",
+      input: null,
+      status: 200,
+      ok: true,
+      errorType: null,
+      body: null,
+      observation: `run ${++runs}`,
+    });
+    const answer = (scoped: typeof scope, offered = tools, site = pristine.fork()) =>
+      createRepeatReads(offered, scoped).answer(site, offered, READ, run).observation;
+    expect(answer(scope)).toBe("run 1");
+    expect(answer(scope)).toBe("run 1");
+    // Another base URL words its answers otherwise; another pristine site (or the same one at another
+    // revision) is another state; another tool object under the same name may answer otherwise.
+    expect(answer({ ...scope, baseUrl: "https://b.example" })).toBe("run 2");
+    const other = siteForTask(scenario, task);
+    expect(answer({ pristine: other, revision: other.revision, baseUrl: scope.baseUrl })).toBe("run 3");
+    expect(answer({ ...scope, revision: pristine.revision + 1 })).toBe("run 4");
+    const tool = tools.get(READ.name)!;
+    expect(answer(scope, new Map([...tools, [READ.name, { ...tool }]]))).toBe("run 5");
+    // A fork that has changed is no longer the pristine state: it neither reads nor fills the shared tier.
+    const changed = pristine.fork();
+    changed.transact((draft) => draft.tick(1));
+    expect(answer(scope, tools, changed)).toBe("run 6");
+    expect(answer(scope)).toBe("run 1");
+    // Without a scope nothing is shared.
+    expect(createRepeatReads(tools).answer(pristine.fork(), tools, READ, run).observation).toBe("run 7");
+  });
+
   it("keeps reads of the offered tools that ran an operation, and nothing else", () => {
     const site = siteForTask(scenario, task).fork();
     const tools = taskTools(scenario);
