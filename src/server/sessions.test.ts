@@ -97,6 +97,34 @@ describe("session store", () => {
     await expect(queued).rejects.toThrow(SessionNotFoundError);
   });
 
+  it("runs a call on an idle session at once, and one behind a call still running only after it", async () => {
+    const store = createSessionStore({ newId: ids() });
+    const s = store.create(open);
+    const log: string[] = [];
+    const now = s.run(() => log.push("idle call"));
+    expect(log).toEqual(["idle call"]); // ran before run() returned: no promise chain for an idle session
+    expect(await now).toBe(1);
+    await expect(
+      s.run(() => {
+        throw new Error("sync boom");
+      }),
+    ).rejects.toThrow("sync boom");
+    let release!: () => void;
+    const slow = s.run(() =>
+      new Promise<void>((resolve) => (release = resolve)).then(() => log.push("slow done")),
+    );
+    const behind = s.run(() => log.push("behind"));
+    await tick();
+    expect(log).toEqual(["idle call"]);
+    expect(s.pending).toBe(2);
+    release();
+    await Promise.all([slow, behind]);
+    expect(log).toEqual(["idle call", "slow done", "behind"]);
+    expect(s.pending).toBe(0);
+    store.delete(s.id);
+    await expect(s.run(() => "closed")).rejects.toThrow(SessionNotFoundError);
+  });
+
   it("refuses sessions past the limit with a Retry-After until idle ones can be reaped", () => {
     const clock = fakeClock();
     const store = createSessionStore({ ttlMs: 10_000, maxSessions: 2, clock: clock.now, newId: ids() });

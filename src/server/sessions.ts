@@ -177,6 +177,9 @@ export function createSessionStore(options: SessionStoreOptions = {}): SessionSt
         if (journaled) options.journal!.append(id, { ...record, n: ++session.journalSeq });
       },
       run<T>(fn: (episode: Episode) => T | Promise<T>): Promise<T> {
+        // Nothing running or queued (a call holds `pending` until it settles): run it now. A synchronous
+        // call (a tool call, a score) then needs no promise chain; an asynchronous one holds the lock.
+        if (session.pending === 0) return runNow(fn);
         session.pending++;
         session.lastUsed = clock();
         const result = tail.then(() => {
@@ -193,6 +196,28 @@ export function createSessionStore(options: SessionStoreOptions = {}): SessionSt
         });
       },
     };
+    function runNow<T>(fn: (episode: Episode) => T | Promise<T>): Promise<T> {
+      session.lastUsed = clock();
+      if (session.closed) return Promise.reject(new SessionNotFoundError(id));
+      let value: T | Promise<T>;
+      try {
+        value = fn(episode);
+      } catch (error) {
+        return Promise.reject(error);
+      } finally {
+        session.lastUsed = clock();
+      }
+      if (!(value instanceof Promise)) return Promise.resolve(value);
+      session.pending++;
+      tail = value.then(
+        () => undefined,
+        () => undefined,
+      );
+      return value.finally(() => {
+        session.pending--;
+        session.lastUsed = clock();
+      });
+    }
     return session;
   }
 
