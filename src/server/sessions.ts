@@ -180,20 +180,13 @@ export function createSessionStore(options: SessionStoreOptions = {}): SessionSt
         // Nothing running or queued (a call holds `pending` until it settles): run it now. A synchronous
         // call (a tool call, a score) then needs no promise chain; an asynchronous one holds the lock.
         if (session.pending === 0) return runNow(fn);
-        session.pending++;
         session.lastUsed = clock();
-        const result = tail.then(() => {
-          if (session.closed) throw new SessionNotFoundError(id);
-          return fn(episode);
-        });
-        tail = result.then(
-          () => undefined,
-          () => undefined,
+        return hold(
+          tail.then(() => {
+            if (session.closed) throw new SessionNotFoundError(id);
+            return fn(episode);
+          }),
         );
-        return result.finally(() => {
-          session.pending--;
-          session.lastUsed = clock();
-        });
       },
     };
     function runNow<T>(fn: (episode: Episode) => T | Promise<T>): Promise<T> {
@@ -207,13 +200,16 @@ export function createSessionStore(options: SessionStoreOptions = {}): SessionSt
       } finally {
         session.lastUsed = clock();
       }
-      if (!(value instanceof Promise)) return Promise.resolve(value);
+      return value instanceof Promise ? hold(value) : Promise.resolve(value);
+    }
+    /** Holds the lock (calls after it wait, the reaper passes the session by) until `call` settles. */
+    function hold<T>(call: Promise<T>): Promise<T> {
       session.pending++;
-      tail = value.then(
+      tail = call.then(
         () => undefined,
         () => undefined,
       );
-      return value.finally(() => {
+      return call.finally(() => {
         session.pending--;
         session.lastUsed = clock();
       });
