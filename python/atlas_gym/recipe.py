@@ -128,8 +128,9 @@ def evaluate_stage(config: TrainConfig, model_dir: str | Path, label: str) -> di
                 "--reward", config.reward_mode,
                 "--temperature", str(settings.temperature),
                 "--max-tokens", str(settings.max_tokens),
-                # TRL's max_tool_calling_iterations counts tool rounds; eval's --max-turns counts model requests.
-                *(["--max-turns", str(config.max_turns + 1)] if config.max_turns is not None else []),
+                # TRL runs at most `max_turns` rounds of tool calls (train.tool_rounds); eval's --max-turns counts
+                # model requests, each of which may call: the same number reaches the env either way.
+                *(["--max-turns", str(config.max_turns)] if config.max_turns is not None else []),
             ],
             Path(config.output_dir, f"eval-{label}"),
         )

@@ -67,14 +67,20 @@ def tasks_at_levels(client: EnvClient, scenario: str, levels: list[int], n: int)
 def tool_rounds(config: TrainConfig, listed: dict[str, list[dict[str, Any]]]) -> int:
     """TRL's max_tool_calling_iterations (one number for the run): the config's `max_turns` when given,
     else the largest turn limit the server states for the dataset's tasks (`max_turns`: the task's call
-    budget + 1, src/agent/turn-limit.ts) less the final answer's turn, so no task is cut off before its
-    call budget is spent."""
+    budget + 1, src/agent/turn-limit.ts).
+
+    TRL runs the tools of at most this many generations; the tool calls of the generation after the last
+    round never reach the env. So the rounds are the task's whole turn limit, not its budget: a call one
+    past the budget reaches the env, which records it as past the budget, penalises it and ends the
+    episode, exactly as eval does with the same turn limit. With the budget as the limit, a rollout could
+    call past the budget for free in training and be penalised for it in eval (GRPO then learned to
+    over-call: docs/training.md section 2)."""
     if config.max_turns is not None:
         return config.max_turns
     limits = [task["max_turns"] for tasks in listed.values() for task in tasks]
     if not limits:
         raise ConfigError("no train tasks listed: cannot derive max_turns (set it in the config)")
-    return max(limits) - 1
+    return max(limits)
 
 
 def build_dataset(client: EnvClient, config: TrainConfig, listed: dict[str, list[dict[str, Any]]] | None = None):

@@ -25,7 +25,8 @@ def test_rounds_are_derived_from_the_listed_tasks(client: EnvClient, tmp_path: P
     assert all(t["max_turns"] == t["max_tool_calls"] + 1 for tasks in listed.values() for t in tasks)
     assert all(len(t["steps"]) >= 2 for t in listed["workflow-jira-v1"])
     assert min(workflow) > max(single)
-    assert tool_rounds(config, listed) == max(workflow) - 1
+    # The whole turn limit: a call one past the budget reaches the env (penalised, as in eval).
+    assert tool_rounds(config, listed) == max(workflow)
 
 
 def test_a_given_max_turns_wins(client: EnvClient, tmp_path: Path):

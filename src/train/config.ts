@@ -90,9 +90,11 @@ export const trainConfigSchema = z
     epsilon_high: z.number().positive().optional(),
     loss_type: z.enum(LOSS_TYPES).default("dapo"),
     /**
-     * Most tool-calling turns per rollout (TRL's max_tool_calling_iterations). Absent: derived from the
-     * tasks, as eval does (src/agent/turn-limit.ts): the largest `max_turns` the env server states for
-     * the dataset's tasks, less the final answer's turn, so a 5-step workflow is not cut off.
+     * Most tool-calling turns per rollout (TRL's max_tool_calling_iterations; the recipe's evaluation
+     * runs with the same number as its --max-turns). Absent: derived from the tasks, as eval does
+     * (src/agent/turn-limit.ts): the largest `max_turns` the env server states for the dataset's tasks
+     * (the call budget + 1), so a 5-step workflow is not cut off and a call past the budget reaches the
+     * env and is penalised in training as it is in eval.
      */
     max_turns: positiveInt.optional(),
     /** Tokens of the whole multi-turn completion, tool results included. */
