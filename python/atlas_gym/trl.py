@@ -89,6 +89,10 @@ def make_env_class(
             self._task: tuple[str, int] = (split, -1)
             self._calls = 0
             self._errors = 0
+            # The env's answer to the call past the budget: eval ends the episode there, so later calls of
+            # this rollout (TRL's tool rounds are one number for the run, the largest task's turn limit) are
+            # answered with it and never reach the env.
+            self._spent: str | None = None
             with type(self)._instances_lock:
                 type(self)._instances.append(self)
 
@@ -118,6 +122,7 @@ def make_env_class(
             self._task = (split, -1 if index is None else int(index))
             self._calls = 0
             self._errors = 0
+            self._spent = None
             self._ledger.opened(session.session_id)
             return None
 
@@ -138,10 +143,15 @@ def make_env_class(
             return reward
 
         def _call_tool(self, name: str, arguments: dict[str, Any]) -> str:
-            result = self._client.call_tool(self._require_session(), name, arguments)
+            session_id = self._require_session()
+            if self._spent is not None:
+                return self._spent
+            result = self._client.call_tool(session_id, name, arguments)
             self._calls += 1
             if not result.ok:
                 self._errors += 1
+            if result.error_type == "budget":
+                self._spent = result.text
             return result.text
 
         def _require_session(self) -> str:

@@ -40,6 +40,23 @@ def test_a_rollout_runs_on_its_own_session_and_is_scored_by_the_server(client):
     assert ledger.drain() == []
 
 
+def test_calls_after_the_budget_is_spent_end_there_as_in_eval(client):
+    env = make_env_class(client, SCENARIO)()
+    env.reset(split="train", index=0)
+    session_id = env._session_id
+    budget = client.trace(session_id)["budget"]
+    for _ in range(budget):
+        assert env.jira_get_issue(issueIdOrKey="ENG-1").startswith("{")
+    past = env.jira_get_issue(issueIdOrKey="ENG-1")
+    assert "budget" in past
+    # Eval ends the episode at the call past the budget: a later one is answered the same, never sent.
+    assert env.jira_get_issue(issueIdOrKey="ENG-2") == past
+    calls = client.trace(session_id)["calls"]
+    assert len(calls) == budget + 1 and calls[-1]["error_type"] == "budget"
+    env.reset(split="train", index=1)  # a new rollout calls the env again
+    assert env.jira_get_issue(issueIdOrKey="ENG-1").startswith("{")
+
+
 def test_reset_closes_the_previous_session_and_close_all_the_rest(client):
     ledger = Ledger()
     env_class = make_env_class(client, SCENARIO, ledger=ledger)
