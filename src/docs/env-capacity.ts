@@ -23,9 +23,9 @@ const BENCH_ROW = (what: string) =>
   );
 
 /** The bench rows' names (bench/tool-call-load.ts's mixes). */
-export const COMPUTED_ROW = "a different issue each call, every session its own task: all computed";
-export const GROUP_ROW = "a different issue each call, groups of 8 sessions per task";
-export const REPEATED_ROW = "ENG-1 repeated";
+const COMPUTED_ROW = "a different issue each call, every session its own task: all computed";
+const GROUP_ROW = "a different issue each call, groups of 8 sessions per task";
+const REPEATED_ROW = "ENG-1 repeated";
 
 /**
  * The env server's tool calls/s in benchmarks.md: every answer computed (what the sizing is built on: a

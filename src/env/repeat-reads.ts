@@ -47,6 +47,8 @@ export interface SharedScope {
 export function createRepeatReads(offered: ReadonlyMap<string, Tool>, shared?: SharedScope): RepeatReads {
   let revision = -1;
   const kept = new Map<string, ToolCallResult>();
+  // The shared tier's reads by tool, found once for the episode (its scope never changes).
+  const byTool = shared ? sharedTier(shared) : undefined;
   return {
     answer(site, tools, call, run) {
       const key = tools === offered ? keyOf(call) : null;
@@ -59,7 +61,7 @@ export function createRepeatReads(offered: ReadonlyMap<string, Tool>, shared?: S
       const hit = kept.get(key);
       if (hit) return { ...hit, arguments: argumentsOf(call, hit) };
       // A fork's revision is 0 until its first change: its state is then the pristine site's.
-      const common = shared && site.revision === 0 ? sharedReads(shared, tool) : undefined;
+      const common = byTool && site.revision === 0 ? readsOf(byTool, tool) : undefined;
       const known = common?.get(key);
       if (known) {
         keep(kept, key, known, MAX_ENTRIES);
@@ -76,14 +78,19 @@ export function createRepeatReads(offered: ReadonlyMap<string, Tool>, shared?: S
   };
 }
 
-/** pristine site → tool → its revision at the fork and the base URL → kept reads. */
-const SHARED = new WeakMap<Site, WeakMap<Tool, Map<string, Map<string, ToolCallResult>>>>();
+type ByTool = WeakMap<Tool, Map<string, ToolCallResult>>;
 
-function sharedReads({ pristine, revision, baseUrl }: SharedScope, tool: Tool): Map<string, ToolCallResult> {
-  const byTool = SHARED.get(pristine) ?? SHARED.set(pristine, new WeakMap()).get(pristine)!;
-  const byScope = byTool.get(tool) ?? byTool.set(tool, new Map()).get(tool)!;
+/** pristine site → its revision at the fork and the base URL → tool → kept reads. */
+const SHARED = new WeakMap<Site, Map<string, ByTool>>();
+
+function sharedTier({ pristine, revision, baseUrl }: SharedScope): ByTool {
+  const byScope = SHARED.get(pristine) ?? SHARED.set(pristine, new Map()).get(pristine)!;
   const scope = `${revision} ${baseUrl}`;
-  return byScope.get(scope) ?? byScope.set(scope, new Map()).get(scope)!;
+  return byScope.get(scope) ?? byScope.set(scope, new WeakMap()).get(scope)!;
+}
+
+function readsOf(byTool: ByTool, tool: Tool): Map<string, ToolCallResult> {
+  return byTool.get(tool) ?? byTool.set(tool, new Map()).get(tool)!;
 }
 
 /** Keeps `result` under `key`, dropping the oldest entry when the map is full. */
