@@ -17,14 +17,17 @@ const toBoolean = (v: unknown) => {
 const toList = (v: unknown) => {
   const items = Array.isArray(v) ? v : typeof v === "string" ? [v] : v;
   if (!Array.isArray(items)) return items;
-  return items.flatMap((item) =>
-    typeof item === "string"
-      ? item
-          .split(",")
-          .map((s) => s.trim())
-          .filter((s) => s !== "")
-      : [item],
-  );
+  // A loop, not flatMap/map/filter: this runs on every read that lists fields (a hot path).
+  const list: unknown[] = [];
+  for (const item of items) {
+    if (typeof item !== "string") list.push(item);
+    else
+      for (const part of item.split(",")) {
+        const name = part.trim();
+        if (name !== "") list.push(name);
+      }
+  }
+  return list;
 };
 
 /** An integer query parameter; chain `.min()` / `.max()` for bounds. */

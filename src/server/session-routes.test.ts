@@ -26,3 +26,21 @@ describe("callAnswer", () => {
       );
   });
 });
+
+describe("callAnswer's kept text", () => {
+  it("answers a record sharing a body with an earlier one by that record's own fields", () => {
+    const body = { key: "ENG-1" };
+    const first = toolCallResult(call, op, { status: 200, ok: true, body });
+    expect(callAnswer(first)).toBe(JSON.stringify({ ok: true, output: first.observation }));
+    // A repeat's copy (the same body, observation and outcome) gets the same bytes.
+    expect(callAnswer({ ...first, arguments: { issueIdOrKey: "ENG-1" } })).toBe(callAnswer(first));
+    // Anything else that shares the body object is answered from its own fields, not the kept text.
+    const failed = toolCallResult(call, op, { status: 404, ok: false, body });
+    expect(callAnswer(failed)).toBe(
+      JSON.stringify({ ok: false, error: failed.observation, error_type: "api_error" }),
+    );
+    const reworded = { ...first, observation: '{"key":"ENG-2"}' };
+    expect(callAnswer(reworded)).toBe(JSON.stringify({ ok: true, output: '{"key":"ENG-2"}' }));
+    expect(callAnswer(first)).toBe(JSON.stringify({ ok: true, output: first.observation }));
+  });
+});

@@ -107,13 +107,28 @@ export const CALL_ANSWER_HEADERS = { "Content-Type": "application/json" };
 /**
  * A tool call's wire answer, `{ok, output}` or `{ok, error, error_type}`, as the JSON text c.json would
  * make of it, built around the observation (already JSON text) without serialising an object again.
+ * The text is kept with the answer's body object, which a repeated read's record shares with the first
+ * (env/repeat-reads.ts), so a repeat is not escaped again; it is used only when the observation, `ok` and
+ * error type it was made from are the ones asked for now, so whatever else shares a body gets its own.
  */
 export function callAnswer(result: ToolCallResult): string {
-  const text = JSON.stringify(result.observation);
-  return result.ok
-    ? `{"ok":true,"output":${text}}`
-    : `{"ok":false,"error":${text},"error_type":${JSON.stringify(result.errorType)}}`;
+  const { body, observation, ok, errorType } = result;
+  const held = typeof body === "object" && body !== null ? WIRE.get(body) : undefined;
+  if (held && held.observation === observation && held.ok === ok && held.errorType === errorType)
+    return held.text;
+  const quoted = JSON.stringify(observation);
+  const text = ok
+    ? `{"ok":true,"output":${quoted}}`
+    : `{"ok":false,"error":${quoted},"error_type":${JSON.stringify(errorType)}}`;
+  if (typeof body === "object" && body !== null) WIRE.set(body, { observation, ok, errorType, text });
+  return text;
 }
+
+/** A wire answer and what it was made from. */
+type WireAnswer = Pick<ToolCallResult, "observation" | "ok" | "errorType"> & { text: string };
+
+/** Wire answers by the body object they were made for (gone with it). */
+const WIRE = new WeakMap<object, WireAnswer>();
 
 function traceOf(session: Session) {
   const { episode } = session;

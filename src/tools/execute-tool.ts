@@ -44,7 +44,9 @@ export function executeToolCall(
     });
   }
   const result = executeOperation(site, operation, input, ctx);
-  return toolCallResult(parsedCall, operation, { ...result, input });
+  // The outcome's fields named, not spread from the result: this runs on every call.
+  const { status, ok, body } = result;
+  return toolCallResult(parsedCall, operation, { status, ok, body, input });
 }
 
 type Parsed = { ok: true; value: Record<string, unknown> } | { ok: false; message: string };
