@@ -63,10 +63,8 @@ export function createRepeatReads(offered: ReadonlyMap<string, Tool>, shared?: S
       // A fork's revision is 0 until its first change: its state is then the pristine site's.
       const common = byTool && site.revision === 0 ? readsOf(byTool, tool) : undefined;
       const known = common?.get(key);
-      if (known) {
-        keep(kept, key, known, MAX_ENTRIES);
-        return { ...known, arguments: argumentsOf(call, known) };
-      }
+      // Not kept in the episode's own tier too: the shared one answers while the site is unchanged.
+      if (known) return { ...known, arguments: argumentsOf(call, known) };
       const result = run();
       // A read that ran an operation (any status: a 404 is as repeatable as a 200) on an unchanged site.
       if (result.status !== null && site.revision === revision) {

@@ -137,11 +137,11 @@ export default defineScenario<TransitionExpected>({
 function pickIssue(site: Site, random: Random, level: number): Issue {
   const issues = [...site.values("issues")].filter((i) => i.parentId === null);
   if (level === 1) return random.pick(issues);
-  const prefix = (s: string) => s.split(" ").slice(0, 3).join(" ");
-  const lookalikes = issues.filter((i) =>
-    issues.some((o) => o !== i && o.projectId === i.projectId && prefix(o.summary) === prefix(i.summary)),
-  );
-  return random.pick(lookalikes);
+  // An issue has a look-alike when another in its project starts with the same three words.
+  const group = (i: Issue) => `${i.projectId} ${i.summary.split(" ").slice(0, 3).join(" ")}`;
+  const sizes = new Map<string, number>();
+  for (const i of issues) sizes.set(group(i), (sizes.get(group(i)) ?? 0) + 1);
+  return random.pick(issues.filter((i) => sizes.get(group(i))! > 1));
 }
 
 /** Transition ids from the current status to a target: one step at level 1, two at level 2 when possible. */
