@@ -99,12 +99,19 @@ export async function postRounds(
   return { perSecond: (calls / (performance.now() - start)) * 1000, calls, latencies };
 }
 
+/** The last rounds' rate (calls per ms) and calls per session, by client and mix. */
+const lastRounds = new WeakMap<Send, Map<Mix, { perMs: number; perSession: number }>>();
+/** Most sessions opened for one batch (the bench servers allow 10,000 at once). */
+const MAX_BATCH = 6000;
+
 /**
  * The calls' own load: `lanes` lanes calling at once for about `ms`, each on a session until its budget is
- * spent, then on the next one. The sessions are opened before the clock starts (a batch sized from the
- * rate so far, so a lane rarely runs out and waits for the others) and closed after it stops, so no lane
- * waits for another between sessions and the calls in flight stay at `lanes` until the end, as on the bare
- * route. With `cpu` (a server's CPU clock, µs), also the server CPU spent in the timed parts.
+ * spent, then on the next one. The sessions are opened before the clock starts and closed after it stops.
+ * A batch is sized for the time left at the rate of this client's last rounds of the mix (the first
+ * round's, from its own first batch), with a margin, so the lanes rarely run out of sessions before the
+ * time is up: a lane that runs out stops while the others finish their sessions, and that drain (up to a
+ * session's calls long) would count as time with fewer calls in flight than the bare route ever has.
+ * With `cpu` (a server's CPU clock, µs), also the server CPU spent in the timed parts.
  */
 export async function toolCallRounds(
   send: Send,
@@ -121,7 +128,12 @@ export async function toolCallRounds(
   let calls = 0;
   let callMs = 0;
   let cpuUs = 0;
-  let batch = lanes * 2;
+  const rates = lastRounds.get(send) ?? lastRounds.set(send, new Map()).get(send)!;
+  const sized = (perMs: number, leftMs: number, perSession: number) =>
+    Math.min(MAX_BATCH, Math.max(lanes, Math.ceil((perMs * leftMs * 1.3) / perSession)));
+  const last = rates.get(mix);
+  let batch = last ? sized(last.perMs, ms, last.perSession) : lanes * 2;
+  let sessionsUsed = 0;
   for (let round = 0; callMs < ms; round++) {
     const sessions = await Promise.all(
       Array.from({ length: batch }, async (_, i) => {
@@ -155,10 +167,11 @@ export async function toolCallRounds(
     calls += roundCalls;
     if (cpu) cpuUs += (await cpu()) - cpuBefore;
     await Promise.all(sessions.map(({ sid }) => send("DELETE", `/v1/sessions/${sid}`)));
+    sessionsUsed += next;
     // Enough sessions for the time left at this round's rate (and a margin), at least one per lane.
-    const perSession = roundCalls / Math.max(1, next);
-    batch = Math.max(lanes, Math.ceil(((roundCalls / roundMs) * (ms - callMs) * 1.3) / perSession));
+    batch = sized(roundCalls / roundMs, ms - callMs, roundCalls / Math.max(1, next));
   }
+  rates.set(mix, { perMs: calls / callMs, perSession: calls / Math.max(1, sessionsUsed) });
   latencies.sort((a, b) => a - b);
   return { perSecond: (calls / callMs) * 1000, calls, latencies, cpuUs };
 }
