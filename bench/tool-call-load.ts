@@ -106,12 +106,12 @@ const MAX_BATCH = 6000;
 
 /**
  * The calls' own load: `lanes` lanes calling at once for about `ms`, each on a session until its budget is
- * spent, then on the next one. The sessions are opened before the clock starts and closed after it stops.
- * A batch is sized for the time left at the rate of this client's last rounds of the mix (the first
- * round's, from its own first batch), with a margin, so the lanes rarely run out of sessions before the
- * time is up: a lane that runs out stops while the others finish their sessions, and that drain (up to a
- * session's calls long) would count as time with fewer calls in flight than the bare route ever has.
- * With `cpu` (a server's CPU clock, µs), also the server CPU spent in the timed parts.
+ * spent, then on the next one. The sessions are opened in batches before the clock starts and closed after
+ * it stops. A batch is sized for the time left at the rate of this client's last rounds of the mix (the
+ * first round's, from its own first batch), with a margin; when a lane still finds none left, the batch
+ * ends there for every lane, so the calls in flight stay at `lanes` until the end, as on the bare route
+ * (lanes finishing their sessions one by one would count time with fewer calls in flight). With `cpu` (a
+ * server's CPU clock, µs), also the server CPU spent in the timed parts.
  */
 export async function toolCallRounds(
   send: Send,
@@ -148,13 +148,19 @@ export async function toolCallRounds(
     let roundCalls = 0;
     const cpuBefore = cpu ? await cpu() : 0;
     const start = performance.now();
-    const until = start + ms - callMs;
+    // The batch ends when its time is up or the first lane finds no session left: every lane then stops
+    // after its call in flight, as on the bare route, instead of finishing its session with fewer lanes.
+    let end = start + ms - callMs;
     await Promise.all(
       Array.from({ length: lanes }, async () => {
-        while (performance.now() < until && next < sessions.length) {
+        while (performance.now() < end) {
+          if (next === sessions.length) {
+            end = Math.min(end, performance.now());
+            break;
+          }
           const { sid, budget } = sessions[next++]!;
           const path = `/v1/sessions/${sid}/tools/jira_get_issue`;
-          for (let i = 0; i < budget && performance.now() < until; i++) {
+          for (let i = 0; i < budget && performance.now() < end; i++) {
             const body = bodies[mix === "repeat" ? 0 : i % bodies.length]!;
             await timed(latencies, () => send("POST", path, body));
             roundCalls++;
