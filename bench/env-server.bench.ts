@@ -6,7 +6,8 @@
  * latency. Calls repeat one read per session (ENG-1, as the first version of this bench did), or read a
  * different issue each in groups of 8 sessions per task (as a GRPO group: the group shares what one of
  * them computed), or a different issue each on a task of their own (every answer computed); see
- * tool-call-load.ts's `Mix`. Five rounds run bare and env back to back, the
+ * tool-call-load.ts's `Mix`; the repeated read is also sent as the Python client sends every call, with
+ * `seq` and an Idempotency-Key. Five rounds run bare and env back to back, the
  * order alternating; a figure is the median over rounds of the ratio within a round (with the spread),
  * once with the servers in a child process (whose CPU time per call is measured too) and once in this
  * process. Last, heap per idle session, for sessions sharing their task's pristine site and all-distinct.
@@ -30,9 +31,13 @@ const CONCURRENCY = 256;
 const ROUNDS = 5;
 const CALL = JSON.stringify({ arguments: CALL_ARGS });
 
-/** `bare`: the tiny-answer route; `same`: the route answering the tool call's own bytes (env-servers.ts). */
-type Variant = "bare" | "same" | Mix;
-const VARIANTS: Variant[] = ["bare", "same", "repeat", "group", "fresh"];
+/**
+ * `bare`: the tiny-answer route; `same`: the route answering the tool call's own bytes (env-servers.ts);
+ * a `Mix` of tool calls; `keyed`: the repeated read with `seq` and an Idempotency-Key on every call, as the
+ * Python client (and so TRL and the verl loop) sends them.
+ */
+type Variant = "bare" | "same" | Mix | "keyed";
+const VARIANTS: Variant[] = ["bare", "same", "repeat", "group", "fresh", "keyed"];
 
 interface Sample {
   load: Load;
@@ -45,7 +50,8 @@ async function measure(urls: { gym: string; bare: string }, seconds: number, chi
   const run = async (variant: Variant, ms: number): Promise<Sample> => {
     const cpu = child ? () => cpuOf(child) : undefined;
     if (variant !== "bare" && variant !== "same") {
-      const load = await toolCallRounds(post, CONCURRENCY, ms, variant, cpu);
+      const [mix, keyed] = variant === "keyed" ? ["repeat" as const, true] : [variant, false];
+      const load = await toolCallRounds(post, CONCURRENCY, ms, mix, cpu, keyed);
       return { load, cpu: cpu ? load.cpuUs / load.calls : null };
     }
     const before = cpu ? await cpu() : 0;
@@ -53,7 +59,14 @@ async function measure(urls: { gym: string; bare: string }, seconds: number, chi
     return { load, cpu: cpu ? ((await cpu()) - before) / load.calls : null };
   };
   for (const variant of VARIANTS) await run(variant, 300); // warm-up
-  const samples: Record<Variant, Sample[]> = { bare: [], same: [], repeat: [], group: [], fresh: [] };
+  const samples: Record<Variant, Sample[]> = {
+    bare: [],
+    same: [],
+    repeat: [],
+    group: [],
+    fresh: [],
+    keyed: [],
+  };
   for (let round = 0; round < ROUNDS; round++)
     for (const variant of round % 2 === 0 ? VARIANTS : [...VARIANTS].reverse())
       samples[variant].push(await run(variant, seconds * 1000));
@@ -105,6 +118,10 @@ function rowsOf(figures: Awaited<ReturnType<typeof measure>>, where: string, sam
       name: `tool calls (jira_get_issue, a different issue each call, every session its own task: all computed), ${CONCURRENCY} concurrent sessions, ${where}`,
       value: ratio("fresh"),
       target: "≥ 90% of same-bytes",
+    },
+    {
+      name: `tool calls (jira_get_issue ENG-1 repeated, each with seq and an Idempotency-Key as the Python client sends them), ${CONCURRENCY} concurrent sessions, ${where}`,
+      value: ratio("keyed"),
     },
   ];
 }

@@ -9,14 +9,23 @@ import { Agent, request } from "node:http";
 export const SCENARIO = "jira-transition-v1";
 export const CALL_ARGS = { issueIdOrKey: "ENG-1", fields: ["summary", "status"] };
 
-export type Send = (method: string, path: string, body?: string) => Promise<{ status: number; text: string }>;
+export type Send = (
+  method: string,
+  path: string,
+  body?: string,
+  extra?: Record<string, string>,
+) => Promise<{ status: number; text: string }>;
 
 export function client(base: string, sockets: number): Send {
   const { hostname, port } = new URL(base);
   const agent = new Agent({ keepAlive: true, maxSockets: sockets });
-  const send: Send = (method, path, body = "") =>
+  const send: Send = (method, path, body = "", extra = {}) =>
     new Promise((resolve, reject) => {
-      const headers = { "content-type": "application/json", "content-length": Buffer.byteLength(body) };
+      const headers = {
+        "content-type": "application/json",
+        "content-length": Buffer.byteLength(body),
+        ...extra,
+      };
       const req = request({ host: hostname, port, method, path, agent, headers }, (res) => {
         let text = "";
         res.setEncoding("utf8");
@@ -29,7 +38,7 @@ export function client(base: string, sockets: number): Send {
       // (node's documented pattern for keep-alive races).
       req.on("error", (error: NodeJS.ErrnoException) =>
         req.reusedSocket && error.code === "ECONNRESET"
-          ? send(method, path, body).then(resolve, reject)
+          ? send(method, path, body, extra).then(resolve, reject)
           : reject(error),
       );
       req.end(body);
@@ -119,12 +128,20 @@ export async function toolCallRounds(
   ms: number,
   mix: Mix = "repeat",
   cpu?: () => Promise<number>,
+  keyed = false,
 ): Promise<Load & { cpuUs: number }> {
   const latencies: number[] = [];
-  // The call bodies, made once (the bare route's client sends one made once too): ENG-1, ENG-2, ...
+  // The call bodies, made once (the bare route's client sends one made once too): ENG-1, ENG-2, ...;
+  // `keyed`: each call also numbered (`seq`) and under an Idempotency-Key, as the Python client sends them.
   const bodies = Array.from({ length: 64 }, (_, i) =>
     JSON.stringify({ arguments: { ...CALL_ARGS, issueIdOrKey: `ENG-${i + 1}` } }),
   );
+  let keys = 0;
+  const callOf = (i: number): [string, Record<string, string>] => {
+    const body = bodies[mix === "repeat" ? 0 : i % bodies.length]!;
+    if (!keyed) return [body, {}];
+    return [`${body.slice(0, -1)},"seq":${i + 1}}`, { "idempotency-key": `bench-${++keys}` }];
+  };
   let calls = 0;
   let callMs = 0;
   let cpuUs = 0;
@@ -161,8 +178,8 @@ export async function toolCallRounds(
           const { sid, budget } = sessions[next++]!;
           const path = `/v1/sessions/${sid}/tools/jira_get_issue`;
           for (let i = 0; i < budget && performance.now() < end; i++) {
-            const body = bodies[mix === "repeat" ? 0 : i % bodies.length]!;
-            await timed(latencies, () => send("POST", path, body));
+            const [body, headers] = callOf(i);
+            await timed(latencies, () => send("POST", path, body, headers));
             roundCalls++;
           }
         }

@@ -9,6 +9,7 @@ import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
+import { IdempotencyConflictError, KeptAnswers, keyed } from "./idempotency.ts";
 import { createGymHandler } from "./start-gym-server.ts";
 
 type Handler = ReturnType<typeof createGymHandler>;
@@ -129,5 +130,31 @@ describe("idempotency keys", () => {
     expect(await writes(after, sid)).toBe(1);
     expect(await commentCount(after, sid)).toBe(count);
     after.journal?.close();
+  });
+});
+
+describe("keyed requests", () => {
+  it("fingerprint the request as it was sent, whenever the digest is read", () => {
+    const args = { issueIdOrKey: "ENG-1", fields: ["summary"] };
+    const first = keyed("k", "tool", "jira_get_issue", args);
+    args.fields.push("status"); // a tool normalising what it was given, after the key was taken
+    expect(first.fingerprint).toBe(
+      keyed("k", "tool", "jira_get_issue", { issueIdOrKey: "ENG-1", fields: ["summary"] }).fingerprint,
+    );
+    expect(first.fingerprint).not.toBe(keyed("k", "tool", "jira_get_issue", args).fingerprint);
+    expect(first.fingerprint).toMatch(/^[\w-]{22}$/);
+  });
+
+  it("find a kept answer by key, refuse the key on another request, and match a journal's digest", () => {
+    const kept = new KeptAnswers<string>();
+    kept.keep(keyed("k", "tool", "a", { x: 1 }), "first");
+    expect(kept.find(keyed("k", "tool", "a", { x: 1 }))).toBe("first");
+    expect(kept.find(keyed("other", "tool", "a", { x: 1 }))).toBeUndefined();
+    expect(() => kept.find(keyed("k", "tool", "a", { x: 2 }))).toThrow(IdempotencyConflictError);
+    // A request restored from the journal carries the digest itself.
+    const restored = new KeptAnswers<string>();
+    restored.keep({ key: "k", fingerprint: keyed("k", "tool", "a", { x: 1 }).fingerprint }, "first");
+    expect(restored.find(keyed("k", "tool", "a", { x: 1 }))).toBe("first");
+    expect(() => restored.find(keyed("k", "tool", "a", { x: 2 }))).toThrow(IdempotencyConflictError);
   });
 });

@@ -9,7 +9,7 @@ import type { Hono } from "hono";
 import { z } from "zod";
 import { REWARD_MODES } from "../reward/score.ts";
 import type { ToolCallResult } from "../tools/tool-call-result.ts";
-import { fingerprint, keyOf, REPLAYED_HEADER } from "./idempotency.ts";
+import { keyed, keyOf, REPLAYED_HEADER } from "./idempotency.ts";
 import { openSession } from "./open-session.ts";
 import { readJson, scoreJson } from "./protocol.ts";
 import { callTool, scoreSession } from "./session-calls.ts";
@@ -61,8 +61,8 @@ export function addSessionRoutes(app: Hono, store: SessionStore, tasks: TaskSour
   app.post("/v1/sessions", async (c) => {
     const request = await readJson(c, openBody);
     const key = keyOf(c.req.raw.headers);
-    const keyed = key === null ? undefined : { key, fingerprint: fingerprint("open", request) };
-    const opened = openSession(store, tasks, request, new URL(c.req.url).origin, undefined, keyed);
+    const keyedOpen = key === null ? undefined : keyed(key, "open", request);
+    const opened = openSession(store, tasks, request, new URL(c.req.url).origin, undefined, keyedOpen);
     return c.json(opened.opening, 200, opened.replayed ? { [REPLAYED_HEADER]: "true" } : {});
   });
 
@@ -76,7 +76,7 @@ export function addSessionRoutes(app: Hono, store: SessionStore, tasks: TaskSour
       { name, arguments: body.arguments },
       {
         seq: body.seq,
-        ...(key === null ? {} : { key: { key, fingerprint: fingerprint("tool", name, body.arguments) } }),
+        ...(key === null ? {} : { key: keyed(key, "tool", name, body.arguments) }),
       },
     );
     return c.body(callAnswer(result), 200, CALL_ANSWER_HEADERS);

@@ -14,7 +14,7 @@ import { dialectError } from "../sandbox/api-error.ts";
 import type { Operation } from "../sandbox/define-operation.ts";
 import type { OperationResult } from "../sandbox/execute.ts";
 import { EnvRequestError, SessionNotFoundError } from "./errors.ts";
-import { fingerprint, IdempotencyConflictError, type KeyedRequest, keyOf, replayed } from "./idempotency.ts";
+import { IdempotencyConflictError, type KeyedRequest, keyed, keyOf, replayed } from "./idempotency.ts";
 import { recordRestOperation } from "./session-calls.ts";
 import { SESSION_PREFIX, type SessionStore } from "./sessions.ts";
 
@@ -61,7 +61,7 @@ async function keyedRequest(request: Request): Promise<KeyedRequest | null> {
   const body = await readBodyText(request.clone());
   if (body === null) return null; // too large: the facade refuses it (413) and nothing is kept
   const target = request.url.slice(originOf(request.url).length);
-  return { key, fingerprint: fingerprint(request.method, target, body) };
+  return keyed(key, request.method, target, body);
 }
 
 /** The REST facade's observe hook: records each answered operation on the owning session's trace. */

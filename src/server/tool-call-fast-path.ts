@@ -12,7 +12,7 @@
 import { readBodyText } from "../http/read-body.ts";
 import { pathOf } from "../http/url-parts.ts";
 import { MISS, quickParser } from "../sandbox/quick-parse.ts";
-import { fingerprint, keyOf } from "./idempotency.ts";
+import { keyed, keyOf } from "./idempotency.ts";
 import { envErrorResponse, tooLarge } from "./protocol.ts";
 import { callTool } from "./session-calls.ts";
 import { CALL_ANSWER_HEADERS, type CallBody, callAnswer, callBody } from "./session-routes.ts";
@@ -56,7 +56,7 @@ async function call(
       { name, arguments: body.arguments },
       {
         seq: body.seq,
-        ...(key === null ? {} : { key: { key, fingerprint: fingerprint("tool", name, body.arguments) } }),
+        ...(key === null ? {} : { key: keyed(key, "tool", name, body.arguments) }),
       },
     );
     return new Response(callAnswer(result), { status: 200, headers: CALL_ANSWER_HEADERS });
