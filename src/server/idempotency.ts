@@ -49,15 +49,20 @@ function digestOf(text: string): string {
  * that is not journaled never needs the digest (~1.5 µs of sha256 on every keyed call otherwise).
  */
 export function keyed(key: string, ...parts: unknown[]): KeyedRequest {
-  const text = JSON.stringify(parts);
-  let digest: string | undefined;
-  return {
-    key,
-    get fingerprint() {
-      digest ??= digestOf(text);
-      return digest;
-    },
-  };
+  return new LazilyDigested(key, JSON.stringify(parts));
+}
+
+/** A class, not an object literal with a getter: this is made on every keyed call. */
+class LazilyDigested implements KeyedRequest {
+  private digest: string | undefined;
+  constructor(
+    readonly key: string,
+    private readonly text: string,
+  ) {}
+  get fingerprint(): string {
+    this.digest ??= digestOf(this.text);
+    return this.digest;
+  }
 }
 
 /** Thrown when a key comes back with a different request. */
