@@ -85,13 +85,21 @@ export async function timed(latencies: number[], call: () => Promise<{ status: n
     throw new Error(`benchmark request answered ${status}: ${text.slice(0, 200)}`);
 }
 
-/** `lanes` lanes each sending `body` to `path` for about `ms`. */
+let keys = 0;
+
+/** A call's body and headers as the Python client sends them: numbered (`seq`) and under a fresh key. */
+export function keyedCall(body: string, seq: number): [string, Record<string, string>] {
+  return [`${body.slice(0, -1)},"seq":${seq}}`, { "idempotency-key": `bench-${++keys}` }];
+}
+
+/** `lanes` lanes each sending `body` to `path` for about `ms` (`keyed`: as keyedCall sends it). */
 export async function postRounds(
   send: Send,
   path: string,
   body: string,
   lanes: number,
   ms: number,
+  keyed = false,
 ): Promise<Load> {
   const latencies: number[] = [];
   const start = performance.now();
@@ -99,7 +107,10 @@ export async function postRounds(
   const counts = await Promise.all(
     Array.from({ length: lanes }, async () => {
       let n = 0;
-      for (; performance.now() < until; n++) await timed(latencies, () => send("POST", path, body));
+      for (; performance.now() < until; n++) {
+        const [sent, headers] = keyed ? keyedCall(body, 1) : [body, {}];
+        await timed(latencies, () => send("POST", path, sent, headers));
+      }
       return n;
     }),
   );
@@ -136,11 +147,9 @@ export async function toolCallRounds(
   const bodies = Array.from({ length: 64 }, (_, i) =>
     JSON.stringify({ arguments: { ...CALL_ARGS, issueIdOrKey: `ENG-${i + 1}` } }),
   );
-  let keys = 0;
   const callOf = (i: number): [string, Record<string, string>] => {
     const body = bodies[mix === "repeat" ? 0 : i % bodies.length]!;
-    if (!keyed) return [body, {}];
-    return [`${body.slice(0, -1)},"seq":${i + 1}}`, { "idempotency-key": `bench-${++keys}` }];
+    return keyed ? keyedCall(body, i + 1) : [body, {}];
   };
   let calls = 0;
   let callMs = 0;
