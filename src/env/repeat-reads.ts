@@ -69,7 +69,7 @@ export function createRepeatReads(offered: ReadonlyMap<string, Tool>, shared?: S
       // A read that ran an operation (any status: a 404 is as repeatable as a 200) on an unchanged site.
       if (result.status !== null && site.revision === revision) {
         keep(kept, key, result, MAX_ENTRIES);
-        if (common && revision === 0) keep(common, key, result, MAX_SHARED_ENTRIES);
+        if (common) keep(common, key, result, MAX_SHARED_ENTRIES);
       }
       return result;
     },

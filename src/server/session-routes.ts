@@ -69,16 +69,7 @@ export function addSessionRoutes(app: Hono, store: SessionStore, tasks: TaskSour
   app.post("/v1/sessions/:sid/tools/:name", async (c) => {
     const session = store.get(c.req.param("sid"));
     const body = await readJson(c, callBody);
-    const name = c.req.param("name");
-    const key = keyOf(c.req.raw.headers);
-    const result = await callTool(
-      session,
-      { name, arguments: body.arguments },
-      {
-        seq: body.seq,
-        ...(key === null ? {} : { key: keyed(key, "tool", name, body.arguments) }),
-      },
-    );
+    const result = await callRequested(session, c.req.param("name"), body, c.req.raw.headers);
     return c.body(callAnswer(result), 200, CALL_ANSWER_HEADERS);
   });
 
@@ -101,6 +92,19 @@ export function addSessionRoutes(app: Hono, store: SessionStore, tasks: TaskSour
   });
 }
 
+/**
+ * Runs the tool call a request asks for: its body as `callBody` reads it, with its `seq` and the
+ * Idempotency-Key its headers carry (the route above and the fast path in front of it, alike).
+ */
+export function callRequested(session: Session, name: string, body: CallBody, headers: Headers) {
+  const key = keyOf(headers);
+  return callTool(
+    session,
+    { name, arguments: body.arguments },
+    { seq: body.seq, ...(key === null ? {} : { key: keyed(key, "tool", name, body.arguments) }) },
+  );
+}
+
 /** The headers of a tool call's answer. */
 export const CALL_ANSWER_HEADERS = { "Content-Type": "application/json" };
 
@@ -113,14 +117,15 @@ export const CALL_ANSWER_HEADERS = { "Content-Type": "application/json" };
  */
 export function callAnswer(result: ToolCallResult): string {
   const { body, observation, ok, errorType } = result;
-  const held = typeof body === "object" && body !== null ? WIRE.get(body) : undefined;
+  const holder = typeof body === "object" && body !== null ? body : null;
+  const held = holder ? WIRE.get(holder) : undefined;
   if (held && held.observation === observation && held.ok === ok && held.errorType === errorType)
     return held.text;
   const quoted = JSON.stringify(observation);
   const text = ok
     ? `{"ok":true,"output":${quoted}}`
     : `{"ok":false,"error":${quoted},"error_type":${JSON.stringify(errorType)}}`;
-  if (typeof body === "object" && body !== null) WIRE.set(body, { observation, ok, errorType, text });
+  if (holder) WIRE.set(holder, { observation, ok, errorType, text });
   return text;
 }
 

@@ -1,7 +1,7 @@
 /**
  * A fast path for the env server's hottest route, `POST /v1/sessions/:sid/tools/:name`, in front of the
  * Hono app: the same steps as the Hono route (session-routes.ts: the session, the body through the
- * route's own schema, the Idempotency-Key, callTool, callAnswer) without routing and a Hono context per
+ * route's own schema, callRequested with its Idempotency-Key, callAnswer) without routing and a Hono context per
  * call. It sits behind the auth gate, so the one auth decision is made before it. Anything it is not sure
  * of goes on to the Hono route, which words every error: a path that does not match plainly, no session
  * by that id, a body that is not JSON or that the schema's compiled parser is not sure of (sent on with
@@ -12,10 +12,8 @@
 import { readBodyText } from "../http/read-body.ts";
 import { pathOf } from "../http/url-parts.ts";
 import { MISS, quickParser } from "../sandbox/quick-parse.ts";
-import { keyed, keyOf } from "./idempotency.ts";
 import { envErrorResponse, tooLarge } from "./protocol.ts";
-import { callTool } from "./session-calls.ts";
-import { CALL_ANSWER_HEADERS, type CallBody, callAnswer, callBody } from "./session-routes.ts";
+import { CALL_ANSWER_HEADERS, type CallBody, callAnswer, callBody, callRequested } from "./session-routes.ts";
 import type { Session, SessionStore } from "./sessions.ts";
 
 type Fetch = (request: Request) => Response | Promise<Response>;
@@ -50,15 +48,7 @@ async function call(
   const body = parse(text);
   if (body === MISS) return next(withBody(request, text));
   try {
-    const key = keyOf(request.headers);
-    const result = await callTool(
-      session,
-      { name, arguments: body.arguments },
-      {
-        seq: body.seq,
-        ...(key === null ? {} : { key: keyed(key, "tool", name, body.arguments) }),
-      },
-    );
+    const result = await callRequested(session, name, body, request.headers);
     return new Response(callAnswer(result), { status: 200, headers: CALL_ANSWER_HEADERS });
   } catch (error) {
     return envErrorResponse(error);
