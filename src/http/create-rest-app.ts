@@ -11,6 +11,7 @@ import type { Operation, OperationContext } from "../sandbox/define-operation.ts
 import { executeOperation, type OperationInput, type OperationResult } from "../sandbox/execute.ts";
 import { AGENT_ACCOUNT_ID } from "../sandbox/fixtures/default-site.ts";
 import { OPERATIONS } from "../sandbox/operations.ts";
+import { parseJson } from "../sandbox/parse-json.ts";
 import { type Endpoint, executePresentation, type Presentation } from "../sandbox/presentation.ts";
 import { PRESENTATIONS } from "../sandbox/presentations.ts";
 import type { Site } from "../sandbox/site.ts";
@@ -303,7 +304,7 @@ async function readJsonBody(c: Context, op: Endpoint): Promise<unknown> {
     );
   }
   try {
-    return JSON.parse(text);
+    return parseJson(text);
   } catch (error) {
     throw dialectError(op.api, 400, `Malformed JSON in the request body: ${(error as Error).message}`);
   }

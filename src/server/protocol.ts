@@ -8,6 +8,7 @@ import type { z } from "zod";
 import { authorize } from "../http/authorize.ts";
 import { MAX_BODY_BYTES, readBodyText } from "../http/read-body.ts";
 import type { Score } from "../reward/score.ts";
+import { parseJson } from "../sandbox/parse-json.ts";
 import { MISS, quickParser } from "../sandbox/quick-parse.ts";
 import { refusalMessage } from "./auth-gate.ts";
 import { EnvRequestError } from "./errors.ts";
@@ -31,7 +32,7 @@ export async function readJson<S extends z.ZodType>(
     value = emptyAs;
   } else {
     try {
-      value = JSON.parse(text);
+      value = parseJson(text);
     } catch (error) {
       throw new EnvRequestError(
         400,
@@ -66,7 +67,11 @@ export function errorResponse(_c: Context, error: unknown): Response {
 /** The same answer without a Hono context (for the tool-call fast path, see tool-call-fast-path.ts). */
 export function envErrorResponse(error: unknown): Response {
   if (error instanceof EnvRequestError)
-    return jsonResponse({ error: error.message, code: error.code }, error.status, error.headers);
+    return jsonResponse(
+      { error: error.message, code: error.code, ...error.details },
+      error.status,
+      error.headers,
+    );
   // Anything else is a bug: answer 500 with its message and leave the stack on stderr.
   console.error(error);
   return jsonResponse(

@@ -174,7 +174,10 @@ export function createSessionStore(options: SessionStoreOptions = {}): SessionSt
       journalSeq: 0,
       mcp: new Map(),
       log(record) {
-        if (journaled) options.journal!.append(id, { ...record, n: ++session.journalSeq });
+        if (!journaled) return;
+        // Numbered once written: a line that could not be written must not leave a gap in the numbers.
+        options.journal!.append(id, { ...record, n: session.journalSeq + 1 });
+        session.journalSeq++;
       },
       run<T>(fn: (episode: Episode) => T | Promise<T>): Promise<T> {
         // Nothing running or queued (a call holds `pending` until it settles): run it now. A synchronous

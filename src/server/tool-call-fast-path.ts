@@ -11,6 +11,7 @@
  */
 import { readBodyText } from "../http/read-body.ts";
 import { pathOf } from "../http/url-parts.ts";
+import { parseJson } from "../sandbox/parse-json.ts";
 import { MISS, quickParser } from "../sandbox/quick-parse.ts";
 import { envErrorResponse, tooLarge } from "./protocol.ts";
 import { CALL_ANSWER_HEADERS, type CallBody, callAnswer, callBody, callRequested } from "./session-routes.ts";
@@ -59,7 +60,7 @@ async function call(
 function bodyOf(text: string, parse: (value: unknown) => unknown): CallBody | typeof MISS {
   let value: unknown;
   try {
-    value = JSON.parse(text);
+    value = parseJson(text);
   } catch {
     return MISS;
   }

@@ -6,6 +6,7 @@
 import { ApiError } from "../sandbox/api-error.ts";
 import type { OperationContext } from "../sandbox/define-operation.ts";
 import { executeOperation } from "../sandbox/execute.ts";
+import { parseJson } from "../sandbox/parse-json.ts";
 import type { Site } from "../sandbox/site.ts";
 import { InvalidToolArgumentsError, type Tool, type ToolInput } from "./define-tool.ts";
 import { type ToolCallRequest, type ToolCallResult, toolCallResult } from "./tool-call-result.ts";
@@ -56,7 +57,7 @@ function parseArguments(raw: unknown): Parsed {
   if (raw === undefined || raw === null || raw === "") value = {};
   else if (typeof raw === "string") {
     try {
-      value = JSON.parse(raw);
+      value = parseJson(raw);
     } catch (error) {
       return { ok: false, message: `tool arguments are not valid JSON (${(error as Error).message}).` };
     }

@@ -16,6 +16,7 @@ import { AtlasGymError } from "../../errors.ts";
 import { authorize } from "../../http/authorize.ts";
 import { MAX_BODY_BYTES, readBodyText } from "../../http/read-body.ts";
 import { createSite, DEFAULT_BASE_URL } from "../../sandbox/fixtures/default-site.ts";
+import { parseJson } from "../../sandbox/parse-json.ts";
 import type { Site } from "../../sandbox/site.ts";
 import { isToolSetName, TOOL_SET_NAMES } from "../../tools/aliases/tool-sets.ts";
 import { refusal } from "../auth-gate.ts";
@@ -233,7 +234,7 @@ async function readRpcBody(request: Request): Promise<unknown> {
   if (text === null)
     return rpcError(413, -32600, `Request body is larger than the ${MAX_BODY_BYTES} byte limit.`);
   try {
-    return JSON.parse(text);
+    return parseJson(text);
   } catch {
     return rpcError(400, -32700, "Parse error: the body is not JSON.");
   }
