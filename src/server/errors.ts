@@ -13,6 +13,8 @@ export class EnvRequestError extends AtlasGymError {
     readonly code: string,
     message: string,
     readonly headers: Record<string, string> = {},
+    /** More fields of the error body, beside `error` and `code` (e.g. a sequence conflict's `last_seq`). */
+    readonly details: Record<string, unknown> = {},
   ) {
     super(message);
   }

@@ -128,7 +128,11 @@ describe("serve --journal", () => {
     expect((await call(after, "GET", `/v1/sessions/${id}/trace`)).body.calls).toHaveLength(1);
     const skipped = await call(after, "POST", path(second!.name), { arguments: second!.arguments, seq: 3 });
     expect(skipped.status).toBe(409);
-    expect(skipped.body).toMatchObject({ code: "seq_conflict", error: expect.stringContaining("send 2") });
+    expect(skipped.body).toMatchObject({
+      code: "seq_conflict",
+      error: expect.stringContaining("send 2"),
+      last_seq: 1,
+    });
     expect(
       (await call(after, "POST", path(second!.name), { arguments: second!.arguments, seq: 2 })).status,
     ).toBe(200);

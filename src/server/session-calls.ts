@@ -46,7 +46,11 @@ export interface CallOptions {
   key?: KeyedRequest;
 }
 
-/** Thrown when a call's sequence number is neither the next one nor a retry of the last one. */
+/**
+ * Thrown when a call's sequence number is neither the next one nor a retry of the last one. Its body
+ * carries `last_seq`, the number of the call last applied, so a client unsure whether its last call ran
+ * (its answer lost) can take up the count again from the server's.
+ */
 export class SequenceError extends EnvRequestError {
   override name = "SequenceError";
   constructor(sessionId: string, seq: number, last: number) {
@@ -54,6 +58,8 @@ export class SequenceError extends EnvRequestError {
       409,
       "seq_conflict",
       `Call number ${seq} on session ${sessionId} is out of order: the last call applied was number ${last}, so send ${last + 1} for a new call or ${last} to get the last answer again.`,
+      {},
+      { last_seq: last },
     );
   }
 }
