@@ -12,6 +12,8 @@ connection is refused or reset, a request is retried with bounded exponential ba
 carries the session's next call number (`seq`), so a call whose answer was lost in the crash is answered
 again from the journal instead of being applied twice; each tool call and session opening also carries
 an `Idempotency-Key` header, the same on every retry of that call, so the server applies it once.
+A call the server refused uses up no number; one whose outcome is unknown counts as applied, and when the
+server's count says otherwise (`409 seq_conflict` with `last_seq`) the client takes it up from there.
 """
 
 from __future__ import annotations
@@ -30,6 +32,12 @@ from typing import Any
 
 _MAX_TRACKED_SESSIONS = 65_536
 
+# Error answers that do not say whether the request was applied: a fleet worker stopped, or did not come
+# back, while the request was with it (src/server/fleet/fleet-proxy.ts). Any 5xx is taken the same way
+# (an internal error may come after the call ran); a 4xx with a `code` is the server refusing the
+# request, which then changed nothing.
+_OUTCOME_UNKNOWN_CODES = frozenset({"worker_lost", "worker_unavailable"})
+
 
 class EnvServerError(Exception):
     """A request the env server refused or could not answer."""
@@ -40,6 +48,8 @@ class EnvServerError(Exception):
         self.code = code
         #: Whether the request had been retried after the server was unreachable (e.g. restarting).
         self.after_retry = False
+        #: For a `409 seq_conflict`: the number of the session's call the server last applied.
+        self.last_seq: int | None = None
 
 
 class ServerUnreachableError(EnvServerError):
@@ -207,18 +217,56 @@ class EnvClient:
         )
 
     def call_tool(self, session_id: str, name: str, arguments: dict[str, Any]) -> ToolResult:
-        """Runs one tool call; numbered, so a retry across a server restart is never applied twice."""
+        """Runs one tool call; numbered, so a retry across a server restart is never applied twice.
+
+        The call takes the session's next number (`seq`) and gives it back when it was not applied: the
+        server refused it with a 4xx error answer (413, 400, ...), or its arguments are not JSON (the TypeError
+        or ValueError is raised before anything is sent). A call whose outcome is unknown (the server
+        stopped answering and the retries ran out) keeps its number, so the next call can never be taken
+        for a retry of it and answered with its answer; if it was not applied, the server answers the next
+        call `409 seq_conflict` with `last_seq`, and that call is sent again, once, numbered from there.
+        """
         path = f"/v1/sessions/{_quote(session_id)}/tools/{_quote(name)}"
-        with self._seq_lock:
-            seq = self._seq[session_id] = self._seq.get(session_id, 0) + 1
-            if len(self._seq) > _MAX_TRACKED_SESSIONS:  # sessions never closed: forget the oldest
-                self._seq.pop(next(iter(self._seq)))
-        answer = self._request(
-            "POST", path, {"arguments": arguments, "seq": seq}, session_id=session_id, idempotency_key=_new_key()
-        )
+        arguments_json = json.dumps(arguments)  # first: arguments JSON cannot hold raise here, taking no number
+        key = _new_key()  # one key for the call, kept when it is sent again after a resync
+        seq = self._set_seq(session_id, None)
+        resynced = False
+        while True:
+            body = f'{{"arguments": {arguments_json}, "seq": {seq}}}'.encode("utf-8")
+            try:
+                answer = self._request("POST", path, body, session_id=session_id, idempotency_key=key)
+                break
+            except EnvServerError as error:
+                if error.code == "seq_conflict" and error.last_seq is not None:
+                    # Our count is off the server's (a call that was never applied kept its number, or the
+                    # session was numbered elsewhere): take it up from the server's, and send this call as
+                    # the next one, once.
+                    seq = self._set_seq(session_id, error.last_seq + (0 if resynced else 1))
+                    if not resynced:
+                        resynced = True
+                        continue
+                elif _refused(error):
+                    self._give_back_seq(session_id, seq)
+                raise
         if answer.get("ok"):
             return ToolResult(True, output=str(answer.get("output", "")))
         return ToolResult(False, error=str(answer.get("error", "")), error_type=answer.get("error_type"))
+
+    def _set_seq(self, session_id: str, seq: int | None) -> int:
+        """Sets the session's count of calls to `seq` (None: takes the next number) and returns it."""
+        with self._seq_lock:
+            if seq is None:
+                seq = self._seq.get(session_id, 0) + 1
+            self._seq[session_id] = seq
+            if len(self._seq) > _MAX_TRACKED_SESSIONS:  # sessions never closed: forget the oldest
+                self._seq.pop(next(iter(self._seq)))
+        return seq
+
+    def _give_back_seq(self, session_id: str, seq: int) -> None:
+        """Returns the number of a call that was not applied, for the next call to take."""
+        with self._seq_lock:
+            if self._seq.get(session_id) == seq:  # unless a later call took a number meanwhile
+                self._seq[session_id] = seq - 1
 
     def score(self, session_id: str, final_message: str | None = None, mode: str | None = None) -> Score:
         body: dict[str, Any] = {}
@@ -290,7 +338,8 @@ class EnvClient:
                 raise translated from None
 
     def _send(self, method: str, path: str, body: Any, base: str, idempotency_key: str | None = None) -> Any:
-        data = None if body is None else json.dumps(body).encode("utf-8")
+        # A body is JSON to encode, or JSON already encoded (bytes).
+        data = None if body is None else body if isinstance(body, bytes) else json.dumps(body).encode("utf-8")
         headers = {"accept": "application/json"}
         if idempotency_key is not None:
             # The same key on every retry of this call: the server applies it once (docs/crash-safety.md).
@@ -332,7 +381,11 @@ class EnvClient:
             )
         if error.status == 429:
             return CapacityError(f"The env server is at capacity (HTTP 429): {detail}", 429, code)
-        return EnvServerError(f"{method} {path} failed with HTTP {error.status}: {detail}", error.status, code)
+        translated = EnvServerError(f"{method} {path} failed with HTTP {error.status}: {detail}", error.status, code)
+        last_seq = body.get("last_seq") if isinstance(body, dict) else None
+        if code == "seq_conflict" and isinstance(last_seq, int) and not isinstance(last_seq, bool) and last_seq >= 0:
+            translated.last_seq = last_seq
+        return translated
 
 
 class _HttpError(Exception):
@@ -343,6 +396,17 @@ class _HttpError(Exception):
         self.retry_after = retry_after
         body = _try_json(raw)
         self.code = body.get("code") if isinstance(body, dict) else None
+
+
+def _refused(error: EnvServerError) -> bool:
+    """Whether an error is the server's answer refusing a request, which then changed nothing (rather than
+    no answer, or an answer that does not say whether the request was applied)."""
+    return (
+        error.status is not None
+        and 400 <= error.status < 500
+        and error.code is not None
+        and error.code not in _OUTCOME_UNKNOWN_CODES
+    )
 
 
 def _new_key() -> str:
