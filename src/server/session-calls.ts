@@ -64,15 +64,34 @@ export class SequenceError extends EnvRequestError {
   }
 }
 
-/** Runs a tool call under the session's lock: deduplicated by `seq`, stepped, journaled. */
-export function callTool(session: Session, call: ToolCallRequest, options: CallOptions = {}) {
+/** A tool call's result, and whether it is the kept answer of an earlier call with its Idempotency-Key. */
+export interface ToolCallAnswer {
+  result: ToolCallResult;
+  replayed: boolean;
+}
+
+/** Runs a tool call under the session's lock (see answerToolCall) and gives its result. */
+export async function callTool(session: Session, call: ToolCallRequest, options: CallOptions = {}) {
+  return (await answerToolCall(session, call, options)).result;
+}
+
+/**
+ * Runs a tool call under the session's lock: deduplicated by Idempotency-Key (a kept answer is given
+ * again, `replayed`) and by `seq`, stepped, journaled.
+ */
+export function answerToolCall(
+  session: Session,
+  call: ToolCallRequest,
+  options: CallOptions = {},
+): Promise<ToolCallAnswer> {
   return session.run((episode) => {
     const { seq, key, set = "default" } = options;
     const kept = key ? session.kept.find(key) : undefined;
-    if (kept && "tool" in kept) return kept.tool;
+    if (kept && "tool" in kept) return { result: kept.tool, replayed: true };
     if (kept) throw new IdempotencyConflictError(key!.key);
     if (seq !== undefined) {
-      if (seq === session.lastSeq && session.lastResult) return session.lastResult;
+      if (seq === session.lastSeq && session.lastResult)
+        return { result: session.lastResult, replayed: false };
       if (seq !== session.lastSeq + 1) throw new SequenceError(session.id, seq, session.lastSeq);
     }
     // The arguments as sent (a tool may normalise what it is given), for the journal.
@@ -91,7 +110,7 @@ export function callTool(session: Session, call: ToolCallRequest, options: CallO
         obs: answerDigest(result),
         ...hashAfter(episode, result),
       });
-    return result;
+    return { result, replayed: false };
   });
 }
 

@@ -12,7 +12,7 @@ import type { ToolCallResult } from "../tools/tool-call-result.ts";
 import { keyed, keyOf, REPLAYED_HEADER } from "./idempotency.ts";
 import { openSession } from "./open-session.ts";
 import { readJson, scoreJson } from "./protocol.ts";
-import { callTool, scoreSession } from "./session-calls.ts";
+import { answerToolCall, scoreSession } from "./session-calls.ts";
 import type { Session, SessionStore } from "./sessions.ts";
 import type { TaskSource } from "./task-source.ts";
 
@@ -69,8 +69,8 @@ export function addSessionRoutes(app: Hono, store: SessionStore, tasks: TaskSour
   app.post("/v1/sessions/:sid/tools/:name", async (c) => {
     const session = store.get(c.req.param("sid"));
     const body = await readJson(c, callBody);
-    const result = await callRequested(session, c.req.param("name"), body, c.req.raw.headers);
-    return c.body(callAnswer(result), 200, CALL_ANSWER_HEADERS);
+    const { result, replayed } = await callRequested(session, c.req.param("name"), body, c.req.raw.headers);
+    return c.body(callAnswer(result), 200, callAnswerHeaders(replayed));
   });
 
   app.post("/v1/sessions/:sid/score", async (c) => {
@@ -98,15 +98,20 @@ export function addSessionRoutes(app: Hono, store: SessionStore, tasks: TaskSour
  */
 export function callRequested(session: Session, name: string, body: CallBody, headers: Headers) {
   const key = keyOf(headers);
-  return callTool(
+  return answerToolCall(
     session,
     { name, arguments: body.arguments },
     { seq: body.seq, ...(key === null ? {} : { key: keyed(key, "tool", name, body.arguments) }) },
   );
 }
 
-/** The headers of a tool call's answer. */
-export const CALL_ANSWER_HEADERS = { "Content-Type": "application/json" };
+const CALL_ANSWER_HEADERS = { "Content-Type": "application/json" };
+const REPLAYED_CALL_ANSWER_HEADERS = { ...CALL_ANSWER_HEADERS, [REPLAYED_HEADER]: "true" };
+
+/** The headers of a tool call's answer (`Idempotent-Replayed: true` on a kept answer given again). */
+export function callAnswerHeaders(replayed: boolean): Record<string, string> {
+  return replayed ? REPLAYED_CALL_ANSWER_HEADERS : CALL_ANSWER_HEADERS;
+}
 
 /**
  * A tool call's wire answer, `{ok, output}` or `{ok, error, error_type}`, as the JSON text c.json would

@@ -14,7 +14,7 @@ import { pathOf } from "../http/url-parts.ts";
 import { parseJson } from "../sandbox/parse-json.ts";
 import { MISS, quickParser } from "../sandbox/quick-parse.ts";
 import { envErrorResponse, tooLarge } from "./protocol.ts";
-import { CALL_ANSWER_HEADERS, type CallBody, callAnswer, callBody, callRequested } from "./session-routes.ts";
+import { type CallBody, callAnswer, callAnswerHeaders, callBody, callRequested } from "./session-routes.ts";
 import type { Session, SessionStore } from "./sessions.ts";
 
 type Fetch = (request: Request) => Response | Promise<Response>;
@@ -49,8 +49,8 @@ async function call(
   const body = parse(text);
   if (body === MISS) return next(withBody(request, text));
   try {
-    const result = await callRequested(session, name, body, request.headers);
-    return new Response(callAnswer(result), { status: 200, headers: CALL_ANSWER_HEADERS });
+    const { result, replayed } = await callRequested(session, name, body, request.headers);
+    return new Response(callAnswer(result), { status: 200, headers: callAnswerHeaders(replayed) });
   } catch (error) {
     return envErrorResponse(error);
   }
