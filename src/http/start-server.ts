@@ -9,6 +9,7 @@ import { serve } from "@hono/node-server";
 import { AGENT_EMAIL } from "../sandbox/fixtures/default-site.ts";
 import type { Credentials } from "./basic-auth.ts";
 import { createRestApp, type RestAppOptions } from "./create-rest-app.ts";
+import { refuseOpenListen } from "./listen-guard.ts";
 import { createSiteRegistry, type SiteRegistry } from "./site-registry.ts";
 
 export interface StartServerOptions {
@@ -61,8 +62,9 @@ export async function startServer({
   auth = false,
   observe,
 }: StartServerOptions): Promise<RunningServer> {
-  const sites = createSiteRegistry(seed);
   const credentials = createCredentials(auth);
+  refuseOpenListen({ host, token: credentials?.apiToken, exposes: "change its sites", tokenFlag: "auth" });
+  const sites = createSiteRegistry(seed);
   const app = createRestApp({ sites, credentials, observe });
   const server = await listen(app.fetch, port, host);
   return { url: server.url, sites, credentials, close: server.close };

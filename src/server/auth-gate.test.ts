@@ -5,8 +5,9 @@
  */
 import { createCloudClient, isApiError } from "jira.js";
 import { describe, expect, it } from "vitest";
+import { isLoopback } from "../http/listen-guard.ts";
 import { surfaceOf } from "./auth-gate.ts";
-import { createGymHandler, isLoopback, startGymServer } from "./start-gym-server.ts";
+import { createGymHandler, startGymServer } from "./start-gym-server.ts";
 
 const TOKEN = "s3cret-token";
 const basic = (email: string, token: string) =>

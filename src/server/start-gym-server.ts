@@ -4,9 +4,9 @@
  * `/s/<id>/...`, and each env-server session's own site under `/s/<session id>/...`. It also runs the
  * reaper that closes idle env-server sessions, evicts idle isolated sites and closes idle MCP sessions.
  */
-import { UsageError } from "../errors.ts";
 import type { Credentials } from "../http/basic-auth.ts";
 import { createRestApp, type RestAppOptions } from "../http/create-rest-app.ts";
+import { refuseOpenListen } from "../http/listen-guard.ts";
 import { createSiteRegistry, type SiteRegistry } from "../http/site-registry.ts";
 import { createCredentials, listen } from "../http/start-server.ts";
 import { pathOf } from "../http/url-parts.ts";
@@ -130,10 +130,7 @@ export function createGymHandler(options: Omit<GymServerOptions, "port" | "host"
 
 export async function startGymServer(options: GymServerOptions): Promise<RunningGymServer> {
   const host = options.host ?? "127.0.0.1";
-  if (!options.token && !isLoopback(host))
-    throw new UsageError(
-      `refusing to listen on ${host} without a token: anyone who can reach the port could change training episodes. Pass --token (or ATLAS_GYM_TOKEN), or listen on 127.0.0.1.`,
-    );
+  refuseOpenListen({ host, token: options.token });
   const handler = createGymHandler(options);
   const server = await listen(handler.fetch, options.port, host);
   const shortest = Math.min(handler.sessions.ttlMs, handler.sites.ttlMs, handler.mcp.ttlMs);
@@ -155,14 +152,6 @@ export async function startGymServer(options: GymServerOptions): Promise<Running
 /** One pass of the reaper over everything that expires when idle. */
 export function reapIdle(handler: Pick<ReturnType<typeof createGymHandler>, "sessions" | "sites" | "mcp">) {
   return { sessions: handler.sessions.reap(), sites: handler.sites.reap(), mcp: handler.mcp.reap() };
-}
-
-/** Whether a host name or address reaches this machine only (127.0.0.0/8, ::1, localhost). */
-export function isLoopback(host: string): boolean {
-  const bare = host.replace(/^\[|\]$/g, "").toLowerCase();
-  return (
-    bare === "localhost" || bare === "::1" || /^127(\.\d{1,3}){3}$/.test(bare) || bare === "::ffff:127.0.0.1"
-  );
 }
 
 /** `/mcp` (with any query) is the MCP endpoint. */

@@ -1,7 +1,8 @@
 /**
  * `atlas-gym serve --workers N`: starts the fleet (server/fleet/start-fleet.ts) with the serve options
  * passed on to every worker, and prints where it serves, like a single `serve` does. With `--auth` the
- * workers share one API token, so Basic auth holds whichever worker a request reaches.
+ * workers share one API token, so Basic auth holds whichever worker a request reaches. Like `serve`, it
+ * listens beyond loopback only with a token.
  */
 import { UsageError } from "../../errors.ts";
 import { createCredentials } from "../../http/start-server.ts";
@@ -13,12 +14,14 @@ export async function serveFleet(options: ServeOptions): Promise<void> {
   const token = options.token ?? process.env.ATLAS_GYM_TOKEN ?? null;
   const credentials = createCredentials(options.auth);
   const env: Record<string, string> = {};
-  if (token) env.ATLAS_GYM_TOKEN = token; // through the environment: not on the workers' command lines
   if (credentials) env.ATLAS_GYM_FLEET_API_TOKEN = credentials.apiToken;
+  // The token reaches the workers through their environment, not their command lines; without one the
+  // fleet refuses to listen beyond loopback, as a single `serve` does (src/http/listen-guard.ts).
   const fleet = await startFleet({
     workers,
     port: options.port,
     host: options.host,
+    token,
     journal: options.journal,
     env,
     args: workerArgs(options),

@@ -35,6 +35,23 @@ describe("serve options", () => {
     expect(help).toContain("(/s/<id>) idle this long (seconds, or 90s, 10m, 1h) (default: 3600 s)");
   });
 
+  it("refuses --host 0.0.0.0 without a token in one line, alone and as a fleet (--workers), starting nothing", () => {
+    const { ATLAS_GYM_TOKEN: _, ...env } = process.env;
+    for (const fleet of [[], ["--workers", "1"]]) {
+      // The old fleet served here anyway and never exited: the timeout ends it and the test fails.
+      const run = spawnSync(BIN, ["serve", "--port", "0", "--host", "0.0.0.0", ...fleet], {
+        encoding: "utf8",
+        env,
+        timeout: 20_000,
+      });
+      expect(run.stdout, fleet.join(" ")).toBe("");
+      expect(run.stderr).toBe(
+        "error: refusing to listen on 0.0.0.0 without a token: anyone who can reach the port could change training episodes. Pass --token (or ATLAS_GYM_TOKEN), or listen on 127.0.0.1.\n",
+      );
+      expect(run.status).toBe(1);
+    }
+  });
+
   it("says in one line that a busy port is busy", async () => {
     const busy = createServer();
     await new Promise<void>((resolve) => busy.listen(0, "127.0.0.1", resolve));

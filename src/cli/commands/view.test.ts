@@ -40,6 +40,22 @@ describe("atlas-gym view", () => {
     }
   });
 
+  it("refuses --host 0.0.0.0 without its own token in one line, even holding the env server's", () => {
+    const { ATLAS_GYM_VIEW_TOKEN: _, ...env } = process.env;
+    const dir = mkdtempSync(join(tmpdir(), "atlas-view-cli-"));
+    // The old view served here anyway and never exited: the timeout ends it and the test fails.
+    const run = spawnSync(
+      BIN,
+      ["view", dir, "--port", "0", "--host", "0.0.0.0", "--env", "http://127.0.0.1:4521", "--env-token", "T"],
+      { encoding: "utf8", env, timeout: 20_000 },
+    );
+    expect(run.stdout).toBe("");
+    expect(run.stderr).toBe(
+      "error: refusing to listen on 0.0.0.0 without a token: anyone who can reach the port could read the runs and the watched env server's live sessions, and play tasks. Pass --token (or ATLAS_GYM_VIEW_TOKEN), or listen on 127.0.0.1.\n",
+    );
+    expect(run.status).toBe(1);
+  });
+
   it("refuses a bad --env and a busy port in one line each", async () => {
     const bad = spawnSync(BIN, ["view", "--env", "localhost:4010"], { encoding: "utf8" });
     expect(bad.status).not.toBe(0);

@@ -1,7 +1,7 @@
 /**
  * `atlas-gym view [RUN_DIR|PARENT_DIR ...]`: a local web app over eval run directories (runs, episodes,
  * one episode, compare), a running env server's sessions (`--env`), and Play (a task by hand, saved as
- * a run). It listens on loopback by default and prints its URL.
+ * a run). It listens on loopback by default (beyond it only with --token) and prints its URL.
  */
 import { type Command, InvalidArgumentError } from "commander";
 import { parseIntegerOption } from "../options.ts";
@@ -41,7 +41,7 @@ export function registerView(program: Command): void {
       parseIntegerOption("--port", 0, 65535),
       4020,
     )
-    .option("--host <host>", "interface to bind", "127.0.0.1")
+    .option("--host <host>", "interface to bind (beyond loopback only with --token)", "127.0.0.1")
     .option(
       "--token <token>",
       "require this token (printed in the URL) on every page (or set ATLAS_GYM_VIEW_TOKEN)",

@@ -2,9 +2,15 @@
  * `serve --workers 2` as real processes behind a real port: sessions spread over the workers and stay on
  * theirs (env-server calls and REST on the session's site alike), /health and the session listing cover
  * the fleet, the bearer token is each worker's to check (the router lets nothing past it), and a worker
- * killed with SIGKILL mid-session comes back from its journal with the session's score unchanged.
+ * killed with SIGKILL mid-session comes back from its journal with the session's score unchanged. Like a
+ * single server, the fleet's router listens beyond loopback only when the workers require a token.
  */
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { mkdtempSync, readdirSync } from "node:fs";
+import { createServer } from "node:net";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
+import { UsageError } from "../../errors.ts";
 import { type RunningFleet, startFleet } from "./start-fleet.ts";
 
 const TOKEN = "fleet-secret";
@@ -118,5 +124,71 @@ describe("serve --workers 2", () => {
     const health = await call("GET", "/health");
     expect(health.body.workers[1]).toMatchObject({ status: "ok", restarts: 1, sessions: 1 });
     for (const id of ids) await call("DELETE", `/v1/sessions/${id}`);
+  }, 60_000);
+});
+
+describe("serve --workers beyond loopback", () => {
+  afterEach(() => vi.unstubAllEnvs());
+
+  /** A port nothing listens on, on any interface, right now. */
+  async function freeEverywhere(port = 0): Promise<number | null> {
+    const probe = createServer();
+    return new Promise((resolve) => {
+      probe.once("error", () => resolve(null));
+      probe.listen(port, "0.0.0.0", () => {
+        const taken = (probe.address() as { port: number }).port;
+        probe.close(() => resolve(taken));
+      });
+    });
+  }
+
+  it("refuses without a token before starting a worker or listening, as a single server does", async () => {
+    vi.stubEnv("ATLAS_GYM_TOKEN", ""); // what the workers would inherit: no token either
+    for (const host of ["0.0.0.0", "::", "0", "", "10.0.0.5"]) {
+      const port = (await freeEverywhere())!;
+      const journal = mkdtempSync(join(tmpdir(), "atlas-fleet-refused-"));
+      // One that starts after all (the bug) is closed again, so a failing run leaves no worker behind.
+      const outcome = await startFleet({ workers: 1, port, host, journal, output: "ignore" }).then(
+        async (started) => {
+          await started.close();
+          return `started at ${started.url}`;
+        },
+        (error: Error) => error,
+      );
+      expect(outcome, JSON.stringify(host)).toBeInstanceOf(UsageError);
+      expect((outcome as Error).message).toMatch(
+        /^refusing to listen on \S+ without a token: anyone who can reach the port could change training episodes\. Pass --token \(or ATLAS_GYM_TOKEN\), or listen on 127\.0\.0\.1\.$/,
+      );
+      expect(readdirSync(journal), "no worker journal: no worker started").toEqual([]);
+      expect(await freeEverywhere(port), "the port is still free").toBe(port);
+    }
+  });
+
+  it("starts there with a token, which every worker then requires", async () => {
+    const open = await startFleet({ workers: 1, port: 0, host: "0.0.0.0", token: "T", output: "ignore" });
+    try {
+      expect(open.url).toMatch(/^http:\/\/0\.0\.0\.0:\d+$/);
+      const local = open.url.replace("0.0.0.0", "127.0.0.1");
+      const post = (headers: Record<string, string>) =>
+        fetch(`${local}/v1/sessions`, {
+          method: "POST",
+          headers: { "content-type": "application/json", ...headers },
+          body: JSON.stringify({ task_id: "jira-transition-v1/eval/0" }),
+        });
+      expect((await post({})).status).toBe(401);
+      const opened = await post({ authorization: "Bearer T" });
+      expect(opened.status).toBe(200);
+      const { session_id } = (await opened.json()) as { session_id: string };
+      expect(
+        (
+          await fetch(`${local}/v1/sessions/${session_id}`, {
+            method: "DELETE",
+            headers: { authorization: "Bearer T" },
+          })
+        ).status,
+      ).toBe(200);
+    } finally {
+      await open.close();
+    }
   }, 60_000);
 });

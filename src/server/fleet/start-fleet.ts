@@ -4,12 +4,15 @@
  * sessions from its journal), behind one router on the public port. Where each request goes is
  * fleet-routes.ts; the hop itself is fleet-proxy.ts. `/health` and `GET /v1/sessions` are answered from
  * every worker together; a session listing a worker refuses (a wrong token) is answered with its refusal.
+ * The token is the workers' to check, so the router keeps to the listening rule of every server
+ * (src/http/listen-guard.ts): beyond loopback only when the workers require a token.
  */
 import { mkdirSync, mkdtempSync, rmSync } from "node:fs";
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { refuseOpenListen } from "../../http/listen-guard.ts";
 import { VERSION } from "../../version.ts";
 import { type Exchange, exchange, type OutgoingRequest, readBody } from "./fleet-proxy.ts";
 import { routeRequest } from "./fleet-routes.ts";
@@ -18,12 +21,18 @@ import { freePort, startWorkerProcess, type WorkerProcess } from "./worker-proce
 export interface FleetOptions {
   workers: number;
   port: number;
+  /** The router's interface (default 127.0.0.1); beyond loopback only with a token. */
   host?: string;
+  /**
+   * The bearer token every worker requires (passed to them as ATLAS_GYM_TOKEN). Default: the
+   * ATLAS_GYM_TOKEN of `env`, else of this process (what the workers would inherit).
+   */
+  token?: string | null;
   /** Journal folder; each worker journals in `<journal>/w<k>`. Default a temporary folder, removed on close. */
   journal?: string;
   /** Further `serve` arguments every worker gets (seed, TTLs, limits, base URL). */
   args?: string[];
-  /** Environment every worker gets (the bearer token, the shared Basic-auth API token). */
+  /** Environment every worker gets (the shared Basic-auth API token; the bearer token is `token`). */
   env?: Record<string, string>;
   /** How long a request waits for a worker that is down. */
   holdMs?: number;
@@ -43,6 +52,11 @@ export interface RunningFleet {
 export async function startFleet(options: FleetOptions): Promise<RunningFleet> {
   if (!Number.isInteger(options.workers) || options.workers < 1)
     throw new RangeError(`A fleet needs a whole number of workers >= 1, got ${options.workers}`);
+  const host = options.host ?? "127.0.0.1";
+  const token = options.token ?? options.env?.ATLAS_GYM_TOKEN ?? process.env.ATLAS_GYM_TOKEN ?? null;
+  // Before any worker starts or anything binds: the router answers for the workers on every interface it is on.
+  refuseOpenListen({ host, token });
+  const env = { ...options.env, ...(token ? { ATLAS_GYM_TOKEN: token } : {}) };
   const temporary = options.journal === undefined;
   const journal = options.journal ?? mkdtempSync(join(tmpdir(), "atlas-gym-fleet-"));
   const workers = await Promise.all(
@@ -53,7 +67,7 @@ export async function startFleet(options: FleetOptions): Promise<RunningFleet> {
         port: await freePort(),
         journal: dir,
         args: ["--fleet-worker", String(k), ...(options.args ?? [])],
-        env: options.env,
+        env,
         maxRestarts: options.maxRestarts,
         output: options.output,
         name: `atlas-gym serve: fleet worker ${k}`,
@@ -98,7 +112,6 @@ export async function startFleet(options: FleetOptions): Promise<RunningFleet> {
       else res.destroy(error);
     });
   });
-  const host = options.host ?? "127.0.0.1";
   await new Promise<void>((resolve, reject) => {
     server.once("error", reject);
     server.listen(options.port, host, () => resolve());

@@ -56,6 +56,9 @@ export async function startWorkerProcess(options: WorkerProcessOptions): Promise
     "--journal",
     options.journal,
     ...(options.args ?? []),
+    // Last, so no further argument moves it: the worker is reached at its loopback URL only.
+    "--host",
+    "127.0.0.1",
   ];
   const launch = () => start(args, options.env ?? {}, options.output ?? "inherit");
   let child = await launch();
