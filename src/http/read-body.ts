@@ -7,8 +7,13 @@
 /** Largest request body accepted, as on Atlassian Cloud's gateway. */
 export const MAX_BODY_BYTES = 1024 * 1024;
 
-/** The body as UTF-8 text ("" when there is none), or null when it is larger than `limit` bytes. */
+/**
+ * The body as UTF-8 text ("" when there is none), or null when it is larger than `limit` bytes; what
+ * keepBodyText kept for this request when a wrapper in front already read it.
+ */
 export async function readBodyText(request: Request, limit = MAX_BODY_BYTES): Promise<string | null> {
+  const kept = KEPT.get(request);
+  if (kept !== undefined) return kept;
   const declared = request.headers.get("content-length");
   if (declared !== null) {
     if (Number(declared) > limit) return null;
@@ -31,4 +36,15 @@ export async function readBodyText(request: Request, limit = MAX_BODY_BYTES): Pr
     chunks.push(value);
   }
   return Buffer.concat(chunks, size).toString("utf8");
+}
+
+/** Bodies already read, by request (see keepBodyText). */
+const KEPT = new WeakMap<Request, string | null>();
+
+/**
+ * Keeps what readBodyText gave for `request`, so the handler it is passed on to reads the same text
+ * (a body can be read once; a wrapper that looked at it first hands the request on unchanged).
+ */
+export function keepBodyText(request: Request, text: string | null): void {
+  KEPT.set(request, text);
 }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { originOf, pathOf } from "./url-parts.ts";
+import { originOf, pathOf, queryOf } from "./url-parts.ts";
 
 describe("url parts", () => {
   it("slices origin and path (without query or fragment) from absolute URLs", () => {
@@ -13,5 +13,12 @@ describe("url parts", () => {
     expect(pathOf("http://h:1/v1#top")).toBe("/v1");
     expect(pathOf("http://h:1")).toBe("/");
     expect(originOf("http://h:1")).toBe("http://h:1");
+  });
+
+  it("slices the query with its ? (without a fragment)", () => {
+    expect(queryOf("http://h:1/s/a/rest/api/3/issue/X-1?expand=names&a=%3F#x")).toBe("?expand=names&a=%3F");
+    expect(queryOf("http://h:1/v1?")).toBe("?");
+    expect(queryOf("http://h:1/v1")).toBe("");
+    expect(queryOf("http://h:1")).toBe("");
   });
 });

@@ -1,5 +1,5 @@
 /**
- * The parts of an absolute request URL that every router here needs (origin, path), sliced from the
+ * The parts of an absolute request URL that every router here needs (origin, path, query), sliced from the
  * string: cheaper than building a URL object per request on the hot path.
  */
 
@@ -23,4 +23,12 @@ export function pathOf(url: string): string {
     if (at !== -1 && at < end) end = at;
   }
   return start === end ? "/" : url.slice(start, end);
+}
+
+/** The query of an absolute URL with its "?" ("" when it has none), without a fragment. */
+export function queryOf(url: string): string {
+  const start = url.indexOf("?", pathStart(url));
+  if (start === -1) return "";
+  const end = url.indexOf("#", start);
+  return url.slice(start, end === -1 ? undefined : end);
 }

@@ -116,6 +116,59 @@ describe("idempotency keys", () => {
     expect(await openSession(handler, "open-1")).not.toBe(sid);
   });
 
+  it("guards a session's site however its path is percent-encoded", async () => {
+    const handler = createGymHandler({ seed: 1 });
+    const sid = await openSession(handler);
+    const encoded = `/s/${sid.replace("-", "%2D")}/rest/api/3/issue/ENG-1/comment`;
+    const before = await commentCount(handler, sid);
+    const first = await send(handler, "POST", encoded, comment("once"), "enc-1");
+    expect(first.status).toBe(201);
+    expect(await send(handler, "POST", encoded, comment("once"), "enc-1")).toEqual({
+      ...first,
+      replayed: "true",
+    });
+    expect(
+      (await send(handler, "POST", `/%73/${sid}/rest/api/3/issue/ENG-1/comment`, comment("once"), "enc-1"))
+        .replayed,
+    ).toBe("true");
+    expect(await commentCount(handler, sid)).toBe(before + 1);
+    // A closed session's site is gone under any spelling, not a fresh site.
+    await send(handler, "DELETE", `/v1/sessions/${sid}`);
+    const gone = await send(handler, "GET", `/s/${sid.replace("-", "%2D")}/rest/api/3/issue/ENG-1`);
+    expect(gone.status).toBe(404);
+    expect(JSON.parse(gone.text).errorMessages[0]).toMatch(/not found/);
+  });
+
+  it("refuses a keyed chunked body over the limit at once, keeping nothing under its key", async () => {
+    const handler = createGymHandler({ seed: 1 });
+    const sid = await openSession(handler);
+    const path = `/s/${sid}/rest/api/3/issue/ENG-1/comment`;
+    const chunk = new TextEncoder().encode(`"${"x".repeat(64 * 1024)}",`);
+    const body = new ReadableStream<Uint8Array>({
+      start(controller) {
+        controller.enqueue(new TextEncoder().encode('{"junk":['));
+        for (let i = 0; i < 32; i++) controller.enqueue(chunk); // 2 MiB, no Content-Length
+        controller.enqueue(new TextEncoder().encode('""]}'));
+        controller.close();
+      },
+    });
+    const response = await handler.fetch(
+      new Request(`http://gym.test${path}`, {
+        method: "POST",
+        headers: { "content-type": "application/json", "idempotency-key": "big-1" },
+        body,
+        duplex: "half",
+      } as RequestInit),
+    );
+    expect(response.status).toBe(413);
+    expect(((await response.json()) as { errorMessages: string[] }).errorMessages[0]).toMatch(
+      /larger than the 1048576 byte limit/,
+    );
+    const fixed = await send(handler, "POST", path, comment("small"), "big-1");
+    expect(fixed.status).toBe(201);
+    expect(fixed.replayed).toBeNull();
+  });
+
   it("keeps the first answers across a restart from the journal", async () => {
     const dir = mkdtempSync(join(tmpdir(), "atlas-idem-"));
     const before = createGymHandler({ seed: 1, journal: dir });

@@ -6,10 +6,12 @@
  * of silently getting a fresh site. A write carrying an `Idempotency-Key` is applied once: a retry with
  * the same key and request gets the first answer again (see idempotency.ts).
  */
+
+import { getPath } from "hono/utils/url";
 import type { ObservedRequest } from "../http/create-rest-app.ts";
 import { dialectForPath } from "../http/dialect.ts";
-import { readBodyText } from "../http/read-body.ts";
-import { originOf, pathOf } from "../http/url-parts.ts";
+import { keepBodyText, readBodyText } from "../http/read-body.ts";
+import { queryOf } from "../http/url-parts.ts";
 import { dialectError } from "../sandbox/api-error.ts";
 import type { Operation } from "../sandbox/define-operation.ts";
 import type { OperationResult } from "../sandbox/execute.ts";
@@ -25,14 +27,15 @@ const SESSION_PATH = new RegExp(`^/s/(${SESSION_PREFIX}[^/]+)(/.*)?$`);
 /** Wraps the REST facade's fetch so that requests on session sites go through their session. */
 export function guardSessionSites(store: SessionStore, restFetch: Fetch): Fetch {
   return async (request) => {
-    const path = pathOf(request.url);
+    // The path as the router decodes it: `/s/ses%2D…` is the same session as `/s/ses-…`.
+    const path = getPath(request);
     const match = path.startsWith("/s/") ? SESSION_PATH.exec(path) : null;
     if (!match) return restFetch(request);
     const id = match[1]!;
     const session = store.find(id);
     if (!session) return goneSession(id, path);
     try {
-      const keyed = await keyedRequest(request);
+      const keyed = await keyedRequest(request, path);
       return await session.run(async () => {
         if (!keyed) return restFetch(request);
         const kept = session.kept.find(keyed);
@@ -53,14 +56,19 @@ export function guardSessionSites(store: SessionStore, restFetch: Fetch): Fetch 
   };
 }
 
-/** The idempotency key of a write and its request's fingerprint (method, path and query, body). */
-async function keyedRequest(request: Request): Promise<KeyedRequest | null> {
+/**
+ * The idempotency key of a write and its request's fingerprint: method, path (as the router decodes it,
+ * so two spellings of one path are one request) and query, body.
+ */
+async function keyedRequest(request: Request, path: string): Promise<KeyedRequest | null> {
   if (request.method === "GET" || request.method === "HEAD") return null;
   const key = keyOf(request.headers);
   if (key === null) return null;
-  const body = await readBodyText(request.clone());
+  // Read once here and kept for the facade, which reads the same text (or the same refusal) after.
+  const body = await readBodyText(request);
+  keepBodyText(request, body);
   if (body === null) return null; // too large: the facade refuses it (413) and nothing is kept
-  const target = request.url.slice(originOf(request.url).length);
+  const target = path + queryOf(request.url);
   return keyed(key, request.method, target, body);
 }
 

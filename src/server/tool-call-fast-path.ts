@@ -9,7 +9,7 @@
  * conflicting key, a session closed meanwhile) get the route's answer, built by the
  * same function (protocol.ts envErrorResponse), so both paths answer the same status, headers and bytes.
  */
-import { readBodyText } from "../http/read-body.ts";
+import { keepBodyText, readBodyText } from "../http/read-body.ts";
 import { pathOf } from "../http/url-parts.ts";
 import { parseJson } from "../sandbox/parse-json.ts";
 import { MISS, quickParser } from "../sandbox/quick-parse.ts";
@@ -47,7 +47,10 @@ async function call(
   const text = await readBodyText(request);
   if (text === null) return envErrorResponse(tooLarge());
   const body = parse(text);
-  if (body === MISS) return next(withBody(request, text));
+  if (body === MISS) {
+    keepBodyText(request, text); // the route reads the same text
+    return next(request);
+  }
   try {
     const { result, replayed } = await callRequested(session, name, body, request.headers);
     return new Response(callAnswer(result), { status: 200, headers: callAnswerHeaders(replayed) });
@@ -65,11 +68,4 @@ function bodyOf(text: string, parse: (value: unknown) => unknown): CallBody | ty
     return MISS;
   }
   return parse(value) as CallBody | typeof MISS;
-}
-
-/** The request again with the body text already read, for the Hono route. */
-function withBody(request: Request, text: string): Request {
-  const headers = new Headers(request.headers);
-  headers.delete("content-length"); // the text's own length is sent with it
-  return new Request(request.url, { method: request.method, headers, body: text });
 }
