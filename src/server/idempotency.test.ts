@@ -84,8 +84,13 @@ describe("idempotency keys", () => {
     expect(await commentCount(handler, sid)).toBe(before + 4);
     expect((await send(handler, "POST", path, comment("x"), "bad key with spaces")).status).toBe(400);
     expect(await commentCount(handler, sid)).toBe(before + 4);
+    // A write refused as invalid keeps nothing under its key: fixed, it runs with the same key.
+    expect((await send(handler, "POST", path, { body: 42 }, "k-fix")).status).toBe(400);
+    expect((await send(handler, "POST", path, comment("fixed"), "k-fix")).status).toBe(201);
+    expect((await send(handler, "POST", path, comment("fixed"), "k-fix")).replayed).toBe("true");
+    expect(await commentCount(handler, sid)).toBe(before + 5);
     const trace = JSON.parse((await send(handler, "GET", `/v1/sessions/${sid}/trace`)).text);
-    expect(trace.calls.filter((c: { name: string }) => c.name.startsWith("POST"))).toHaveLength(4);
+    expect(trace.calls.filter((c: { name: string }) => c.name.startsWith("POST"))).toHaveLength(6);
   });
 
   it("applies a keyed tool call and a keyed opening once", async () => {

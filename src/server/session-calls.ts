@@ -122,9 +122,12 @@ export function recordRestOperation(
   result: OperationResult,
 ): void {
   const recorded = session.episode.recordOperation(op, request.input, result);
-  // A keyed write that ran is kept with the answer the client is sent, for a retry with the same key.
-  const keyed = op.effect === "write" && request.input !== null ? session.restKey : null;
-  const reply = keyed ? replyOf(request.answer ?? result) : undefined;
+  // A keyed write that ran is kept with the answer the client is sent, for a retry with the same key;
+  // not one refused as invalid (400: nothing applied), which the client may fix and send again with it.
+  const answer = request.answer ?? result;
+  const keyed =
+    op.effect === "write" && request.input !== null && answer.status !== 400 ? session.restKey : null;
+  const reply = keyed ? replyOf(answer) : undefined;
   if (keyed) session.kept.keep(keyed, { rest: reply! });
   if (!session.journaled) return;
   session.log({
