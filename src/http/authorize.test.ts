@@ -23,6 +23,8 @@ describe("the auth decision", () => {
     });
     expect(authorize(basic("alice@example.com", "other"), policy)).toMatchObject({ ok: false });
     expect(authorize("Basic czNjcmV0", policy)).toMatchObject({ ok: false, reason: "wrong" }); // no colon
+    // Not base64 as written: trailing junk (which a lenient decoder skips) is refused.
+    expect(authorize(`${basic("alice@example.com", "s3cret")}!!!`, policy)).toMatchObject({ ok: false });
     expect(authorize("Token s3cret", policy)).toMatchObject({ ok: false, reason: "wrong" });
   });
 

@@ -17,10 +17,13 @@ export function checkBasicAuth(header: string | null | undefined, expected: Cred
   return decision.ok ? decision : { ok: false, message: VENDOR_UNAUTHENTICATED };
 }
 
+const BASE64 = /^[A-Za-z0-9+/]+={0,2}$/;
+
 /** The email and API token of an `Authorization: Basic ...` header, or null. */
 export function decodeBasic(header: string | null | undefined): Credentials | null {
   const match = header?.match(/^Basic\s+(.+)$/i);
-  if (!match) return null;
+  // Base64 as written (Buffer.from skips what is not base64, so trailing junk would still decode).
+  if (!match || !BASE64.test(match[1]!)) return null;
   const text = Buffer.from(match[1]!, "base64").toString("utf8");
   const colon = text.indexOf(":");
   if (colon === -1) return null;
