@@ -18,7 +18,7 @@ describe("parseJson", () => {
   });
 
   it("does not count brackets inside strings, escaped quotes included", () => {
-    const text = JSON.stringify({ s: `\\"${"[{".repeat(2 * MAX_JSON_DEPTH)}`, t: "x\"[" });
+    const text = JSON.stringify({ s: `\\"${"[{".repeat(2 * MAX_JSON_DEPTH)}`, t: 'x"[' });
     expect(parseJson(text)).toEqual(JSON.parse(text));
   });
 
