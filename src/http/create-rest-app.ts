@@ -214,7 +214,9 @@ export function createRestApp({
       return executeOperation(site, op, request.input, ctx);
     }
     const presented = executePresentation(site, endpoint as Presentation, { params, body }, ctx);
-    request.input = presented.input ?? { params, body };
+    // Null when this API version's request could not be translated: the operation never ran (as for a
+    // body that is not JSON), so the journal keeps its answer instead of running it again on replay.
+    request.input = presented.input;
     request.answer = presented.answer;
     return presented.result;
   }
