@@ -157,6 +157,8 @@ class EnvClient:
         self._sleep = sleep
         self._seq: dict[str, int] = {}
         self._seq_lock = threading.Lock()
+        # One lock per session: its calls are numbered in order, so threads calling it take turns.
+        self._call_locks: dict[str, threading.Lock] = {}
 
     # --- API -------------------------------------------------------------------------------------
 
@@ -225,9 +227,14 @@ class EnvClient:
         stopped answering and the retries ran out) keeps its number, so the next call can never be taken
         for a retry of it and answered with its answer; if it was not applied, the server answers the next
         call `409 seq_conflict` with `last_seq`, and that call is sent again, once, numbered from there.
+        Threads calling one session take turns (its calls are numbered in order); sessions run in parallel.
         """
-        path = f"/v1/sessions/{_quote(session_id)}/tools/{_quote(name)}"
         arguments_json = json.dumps(arguments)  # first: arguments JSON cannot hold raise here, taking no number
+        with self._call_lock(session_id):
+            return self._call_tool(session_id, name, arguments_json)
+
+    def _call_tool(self, session_id: str, name: str, arguments_json: str) -> ToolResult:
+        path = f"/v1/sessions/{_quote(session_id)}/tools/{_quote(name)}"
         key = _new_key()  # one key for the call, kept when it is sent again after a resync
         seq = self._set_seq(session_id, None)
         resynced = False
@@ -251,6 +258,16 @@ class EnvClient:
         if answer.get("ok"):
             return ToolResult(True, output=str(answer.get("output", "")))
         return ToolResult(False, error=str(answer.get("error", "")), error_type=answer.get("error_type"))
+
+    def _call_lock(self, session_id: str) -> threading.Lock:
+        """The lock the calls on one session take turns under."""
+        with self._seq_lock:
+            lock = self._call_locks.get(session_id)
+            if lock is None:
+                lock = self._call_locks[session_id] = threading.Lock()
+                if len(self._call_locks) > _MAX_TRACKED_SESSIONS:  # sessions never closed: forget the oldest
+                    self._call_locks.pop(next(iter(self._call_locks)))
+            return lock
 
     def _set_seq(self, session_id: str, seq: int | None) -> int:
         """Sets the session's count of calls to `seq` (None: takes the next number) and returns it."""
@@ -292,6 +309,7 @@ class EnvClient:
         first attempt's answer was lost to a restart, when the session is gone because it was closed)."""
         with self._seq_lock:
             self._seq.pop(session_id, None)
+            self._call_locks.pop(session_id, None)
             base = self._home.pop(session_id, None)
         try:
             self._request("DELETE", f"/v1/sessions/{_quote(session_id)}", session_id=session_id, base=base)

@@ -171,6 +171,7 @@ class NumberingServer:
     def __init__(self) -> None:
         self.last_seq = 0
         self.last_answer: dict[str, Any] | None = None
+        self.last_key: str | None = None
         self.applied: list[dict[str, Any]] = []  # the arguments of each call applied, in order
         self.sent: list[tuple[int | None, str | None]] = []  # (seq, idempotency key) of each request
         self.kept: dict[str, dict[str, Any]] = {}
@@ -223,12 +224,16 @@ class NumberingServer:
             return 200, self.kept[key]
         seq = body["seq"]
         if seq == self.last_seq and self.last_answer is not None:
+            if key and self.last_key and key != self.last_key:  # another call under a used number
+                message = f"Call number {seq} was already applied for a request with another Idempotency-Key"
+                return 409, {"error": message, "code": "seq_conflict", "last_seq": self.last_seq}
             return 200, self.last_answer
         if seq != self.last_seq + 1:
             message = f"Call number {seq} is out of order: the last call applied was number {self.last_seq}"
             return 409, {"error": message, "code": "seq_conflict", "last_seq": self.last_seq}
         self.applied.append(body["arguments"])
         self.last_seq, self.last_answer = seq, {"ok": True, "output": f"answer to {json.dumps(body['arguments'])}"}
+        self.last_key = key
         if key:
             self.kept[key] = self.last_answer
         return 200, self.last_answer
@@ -247,6 +252,26 @@ def numbering() -> Iterator[NumberingServer]:
 
 def _get(client: EnvClient, key: str):
     return client.call_tool("ses-1", "jira_get_issue", {"issueIdOrKey": key})
+
+
+def test_threads_calling_one_session_each_get_their_own_answer_once(numbering):
+    client = EnvClient(numbering.url)
+    answers: dict[str, str] = {}
+
+    def calls(thread: int) -> None:
+        for i in range(10):
+            issue = f"ENG-{thread}-{i}"
+            answers[issue] = _get(client, issue).text
+
+    threads = [threading.Thread(target=calls, args=(t,)) for t in range(4)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert answers == {issue: f'answer to {{"issueIdOrKey": "{issue}"}}' for issue in answers}
+    assert len(answers) == 40
+    applied = [a["issueIdOrKey"] for a in numbering.applied]
+    assert sorted(applied) == sorted(answers) and numbering.last_seq == 40  # each once, numbered 1..40
 
 
 def test_a_call_refused_as_too_large_leaves_its_number_to_the_next_call(numbering):

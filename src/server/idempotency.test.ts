@@ -174,6 +174,30 @@ describe("idempotency keys", () => {
     expect(fixed.replayed).toBeNull();
   });
 
+  it("refuses a call numbered as the last one but under another key, also after a restart", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "atlas-idem-"));
+    const before = createGymHandler({ seed: 1, journal: dir });
+    const sid = await openSession(before);
+    const tool = `/v1/sessions/${sid}/tools/jira_get_issue`;
+    const read = (key: string) => ({ arguments: { issueIdOrKey: key } });
+    const first = await send(before, "POST", tool, { ...read("ENG-1"), seq: 1 }, "a");
+    expect(JSON.parse(first.text).ok).toBe(true);
+    const calls = async (h: Handler) =>
+      JSON.parse((await send(h, "GET", `/v1/sessions/${sid}/trace`)).text).calls;
+    for (const handler of [before, createGymHandler({ seed: 1, journal: dir })]) {
+      // Another call that took the same number (two threads numbering one session): never ENG-1's answer.
+      const taken = await send(handler, "POST", tool, { ...read("ENG-2"), seq: 1 }, "b");
+      expect(taken.status).toBe(409);
+      expect(JSON.parse(taken.text)).toMatchObject({ code: "seq_conflict", last_seq: 1 });
+      expect(JSON.parse(taken.text).error).toMatch(/another Idempotency-Key/);
+      expect(await send(handler, "POST", tool, { ...read("ENG-1"), seq: 1 }, "a")).toEqual({
+        ...first,
+        replayed: "true",
+      });
+      expect(await calls(handler)).toHaveLength(1);
+    }
+  });
+
   it("keeps the first answers across a restart from the journal", async () => {
     const dir = mkdtempSync(join(tmpdir(), "atlas-idem-"));
     const before = createGymHandler({ seed: 1, journal: dir });

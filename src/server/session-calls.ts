@@ -53,11 +53,14 @@ export interface CallOptions {
  */
 export class SequenceError extends EnvRequestError {
   override name = "SequenceError";
-  constructor(sessionId: string, seq: number, last: number) {
+  /** `taken`: the number is the last call's, but the request carries another Idempotency-Key than it. */
+  constructor(sessionId: string, seq: number, last: number, why: "order" | "taken" = "order") {
     super(
       409,
       "seq_conflict",
-      `Call number ${seq} on session ${sessionId} is out of order: the last call applied was number ${last}, so send ${last + 1} for a new call or ${last} to get the last answer again.`,
+      why === "taken"
+        ? `Call number ${seq} on session ${sessionId} was already applied for a request with another Idempotency-Key, so this call did not run: send ${last + 1} for a new call.`
+        : `Call number ${seq} on session ${sessionId} is out of order: the last call applied was number ${last}, so send ${last + 1} for a new call or ${last} to get the last answer again.`,
       {},
       { last_seq: last },
     );
@@ -90,14 +93,19 @@ export function answerToolCall(
     if (kept && "tool" in kept) return { result: kept.tool, replayed: true };
     if (kept) throw new IdempotencyConflictError(key!.key);
     if (seq !== undefined) {
-      if (seq === session.lastSeq && session.lastResult)
+      if (seq === session.lastSeq && session.lastResult) {
+        // Another key than that call's: another call sent under a number already used, never its answer.
+        if (key && session.lastKey !== null && key.key !== session.lastKey)
+          throw new SequenceError(session.id, seq, session.lastSeq, "taken");
         return { result: session.lastResult, replayed: false };
+      }
       if (seq !== session.lastSeq + 1) throw new SequenceError(session.id, seq, session.lastSeq);
     }
     // The arguments as sent (a tool may normalise what it is given), for the journal.
     const sent = session.journaled ? structuredClone(call.arguments) : undefined;
     const result = episode.step(call, options.tools);
-    if (seq !== undefined) [session.lastSeq, session.lastResult] = [seq, result];
+    if (seq !== undefined)
+      [session.lastSeq, session.lastResult, session.lastKey] = [seq, result, key?.key ?? null];
     if (key) session.kept.keep(key, { tool: result });
     if (session.journaled)
       session.log({

@@ -44,6 +44,8 @@ export interface Session {
   lastSeq: number;
   /** The answer to that call, given again to a client that retries it. */
   lastResult: ToolCallResult | null;
+  /** That call's Idempotency-Key (null: it had none): a call with another key is not its retry. */
+  lastKey: string | null;
   /** Answers kept by idempotency key (REST writes on its site and tool calls; see idempotency.ts). */
   readonly kept: KeptAnswers<KeptAnswer>;
   /** The keyed REST request running now under the call lock (set by the session-site guard), or null. */
@@ -167,6 +169,7 @@ export function createSessionStore(options: SessionStoreOptions = {}): SessionSt
       finalMessage: null,
       lastSeq: 0,
       lastResult: null,
+      lastKey: null,
       kept: new KeptAnswers<KeptAnswer>(),
       restKey: null,
       openKey: null,
