@@ -19,7 +19,7 @@ import { answerHeaders } from "./answer-headers.ts";
 import { type AuthResult, type Credentials, checkBasicAuth } from "./basic-auth.ts";
 import { dialectForPath } from "./dialect.ts";
 import { MemoRouter } from "./memo-router.ts";
-import { MAX_BODY_BYTES, readBodyText } from "./read-body.ts";
+import { MAX_BODY_BYTES, readBodyText, TOO_LARGE_HEADERS } from "./read-body.ts";
 import { createReadCache, type HeldRead, type ReadCache } from "./read-cache.ts";
 import { rememberAccepted } from "./remembered-auth.ts";
 import { SiteCapacityError, type SiteRegistry } from "./site-registry.ts";
@@ -313,7 +313,8 @@ async function readJsonBody(c: Context, op: Endpoint): Promise<unknown> {
 }
 
 function tooLarge(op: Endpoint): ApiError {
-  return dialectError(op.api, 413, `Request body is larger than the ${MAX_BODY_BYTES} byte limit.`);
+  const { body } = dialectError(op.api, 413, `Request body is larger than the ${MAX_BODY_BYTES} byte limit.`);
+  return new ApiError(413, body, { ...TOO_LARGE_HEADERS });
 }
 
 function actingUser(site: Site, email: string | null): string {

@@ -8,6 +8,13 @@
 export const MAX_BODY_BYTES = 1024 * 1024;
 
 /**
+ * Headers of a 413 answer: it is sent before the rest of its body is read, and the server then drops
+ * the connection rather than read it, so the answer says so and a keep-alive client does not send its
+ * next request on a socket about to close.
+ */
+export const TOO_LARGE_HEADERS: Readonly<Record<string, string>> = { connection: "close" };
+
+/**
  * The body as UTF-8 text ("" when there is none), or null when it is larger than `limit` bytes; what
  * keepBodyText kept for this request when a wrapper in front already read it.
  */

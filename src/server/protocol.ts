@@ -6,7 +6,7 @@
 import type { Context, MiddlewareHandler } from "hono";
 import type { z } from "zod";
 import { authorize } from "../http/authorize.ts";
-import { MAX_BODY_BYTES, readBodyText } from "../http/read-body.ts";
+import { MAX_BODY_BYTES, readBodyText, TOO_LARGE_HEADERS } from "../http/read-body.ts";
 import type { Score } from "../reward/score.ts";
 import { parseJson } from "../sandbox/parse-json.ts";
 import { MISS, quickParser } from "../sandbox/quick-parse.ts";
@@ -56,7 +56,9 @@ export async function readJson<S extends z.ZodType>(
 
 /** A body over MAX_BODY_BYTES. */
 export function tooLarge(): EnvRequestError {
-  return new EnvRequestError(413, "body_too_large", `The request body exceeds ${MAX_BODY_BYTES} bytes.`);
+  return new EnvRequestError(413, "body_too_large", `The request body exceeds ${MAX_BODY_BYTES} bytes.`, {
+    ...TOO_LARGE_HEADERS,
+  });
 }
 
 /** The JSON answer for an error thrown while handling a request. */

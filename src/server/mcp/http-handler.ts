@@ -14,7 +14,7 @@ import { WebStandardStreamableHTTPServerTransport } from "@modelcontextprotocol/
 import { isInitializeRequest } from "@modelcontextprotocol/sdk/types.js";
 import { AtlasGymError } from "../../errors.ts";
 import { authorize } from "../../http/authorize.ts";
-import { MAX_BODY_BYTES, readBodyText } from "../../http/read-body.ts";
+import { MAX_BODY_BYTES, readBodyText, TOO_LARGE_HEADERS } from "../../http/read-body.ts";
 import { createSite, DEFAULT_BASE_URL } from "../../sandbox/fixtures/default-site.ts";
 import { parseJson } from "../../sandbox/parse-json.ts";
 import type { Site } from "../../sandbox/site.ts";
@@ -232,7 +232,9 @@ export function createMcpHttpHandler(options: McpHttpOptions): McpHttpHandler {
 async function readRpcBody(request: Request): Promise<unknown> {
   const text = await readBodyText(request);
   if (text === null)
-    return rpcError(413, -32600, `Request body is larger than the ${MAX_BODY_BYTES} byte limit.`);
+    return rpcError(413, -32600, `Request body is larger than the ${MAX_BODY_BYTES} byte limit.`, {
+      ...TOO_LARGE_HEADERS,
+    });
   try {
     return parseJson(text);
   } catch {
