@@ -20,7 +20,7 @@ describe("the listening rule", () => {
       ),
     );
     for (const host of ["::", "0", "", "10.0.0.5"])
-      for (const token of [undefined, null, ""])
+      for (const token of [undefined, null, "", " ", "\t\n"])
         expect(() => refuseOpenListen({ host, token }), `${JSON.stringify(host)} ${token}`).toThrow(
           UsageError,
         );

@@ -18,7 +18,7 @@ export function isLoopback(host: string): boolean {
 export interface ListenGuard {
   /** The interface about to be bound (`0.0.0.0`, `::`, `""` and a LAN address are all beyond loopback). */
   host: string;
-  /** The token the server will require; none (or empty) means it answers anyone. */
+  /** The token the server will require; none (or blank) means it answers anyone. */
   token: string | null | undefined;
   /** What anyone who reaches the port could do, completing "anyone who can reach the port could …". */
   exposes?: string;
@@ -36,7 +36,7 @@ export function refuseOpenListen({
   exposes = "change training episodes",
   tokenFlag = "--token (or ATLAS_GYM_TOKEN)",
 }: ListenGuard): void {
-  if (token || isLoopback(host)) return;
+  if (token?.trim() || isLoopback(host)) return; // a blank token guards nothing
   throw new UsageError(
     `refusing to listen on ${host === "" ? '""' : host} without a token: anyone who can reach the port could ${exposes}. Pass ${tokenFlag}, or listen on 127.0.0.1.`,
   );
