@@ -32,18 +32,21 @@ export interface MergedFields {
 }
 
 export function mergeFieldUpdates(body: UpdateBody, options: MergeOptions): MergedFields {
-  const values: Record<string, unknown> = {};
-  const errors: FieldErrors = {};
+  // Keyed by whatever field names a client sends: without a prototype, and asked with Object.hasOwn, a
+  // name such as "toString" or "__proto__" is an unknown field like any other.
+  const values: Record<string, unknown> = Object.create(null);
+  const errors: FieldErrors = Object.create(null);
   const comments: AdfDocument[] = [];
   const fields = body.fields ?? {};
   const update = body.update ?? {};
   for (const [field, value] of Object.entries(fields)) {
-    if (field in update) errors[field] = `Field '${field}' cannot be set in both 'fields' and 'update'.`;
+    if (Object.hasOwn(update, field))
+      errors[field] = `Field '${field}' cannot be set in both 'fields' and 'update'.`;
     else if (!options.settable.has(field)) errors[field] = cannotSet(field);
     else values[field] = value;
   }
   for (const [field, operations] of Object.entries(update)) {
-    if (field in fields) continue;
+    if (Object.hasOwn(fields, field)) continue;
     if (field === "comment" && options.comments) {
       const problem = collectComments(operations, comments);
       if (problem) errors.comment = problem;

@@ -154,6 +154,16 @@ describe("editIssue", () => {
         { fields: { labels: [] }, update: { labels: [{ add: "x" }] } },
       ),
     ).toEqual(fieldErrors({ labels: "Field 'labels' cannot be set in both 'fields' and 'update'." }));
+    // Field names that are also built-in object members are unknown fields like any other.
+    const unknown = (field: string) => ({
+      [field]: `Field '${field}' cannot be set. It is not on the appropriate screen, or unknown.`,
+    });
+    expect(
+      rejected(site, "editIssue", { issueIdOrKey: "ENG-2" }, { update: { toString: [{ set: "x" }] } }),
+    ).toEqual(fieldErrors(unknown("toString")));
+    expect(rejected(site, "editIssue", { issueIdOrKey: "ENG-2" }, { fields: { valueOf: "x" } })).toEqual(
+      fieldErrors(unknown("valueOf")),
+    );
     expect(
       rejected(
         site,
