@@ -3,19 +3,42 @@
  * server wrote rebuilds every open session under its id, and the sessions continue exactly as if
  * nothing had happened; numbered calls retried across the restart are not applied twice; closed
  * sessions leave nothing; a journal that no longer replays is set aside, not half-restored; calls and
- * the final answer of a bound MCP session are journaled and replayed too.
+ * the final answer of a bound MCP session are journaled and replayed too. A torn last line is cut off
+ * before anything is appended after it; a file unreadable elsewhere is set aside and reported while the
+ * other sessions are served; a line whose write was short or failed part way never leaves a partial line.
  */
-import { existsSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { appendFileSync, existsSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import { connectHttp, solveOverMcp, submitFinalAnswer } from "../../test/mcp-support.ts";
 import { restRequestFor } from "../../test/support/rest-request.ts";
 import { recordReference } from "../agent/scripted/replay.ts";
 import { tasksFor } from "../scenarios/frozen.ts";
 import { findScenario } from "../scenarios/index.ts";
 import { defaultTools } from "../tools/catalogue.ts";
+import { createJournal, type SessionRecord } from "./journal.ts";
 import { createGymHandler } from "./start-gym-server.ts";
+
+// Writes to the journal can be made short or failing (a full disk), one call at a time; all other writes
+// (and all of them when none is queued) go through untouched.
+const faults = vi.hoisted(() => ({ queue: [] as ("short" | "enospc")[] }));
+vi.mock("node:fs", async (importOriginal) => {
+  const fs = await importOriginal<typeof import("node:fs")>();
+  const writeSync = ((fd: number, data: never, ...rest: never[]) => {
+    const fault = faults.queue.shift();
+    if (fault === "enospc")
+      throw Object.assign(new Error("ENOSPC: no space left on device, write"), { code: "ENOSPC" });
+    if (fault === "short") {
+      const [offset = 0, length] = rest as unknown as [number?, number?];
+      const bytes = Buffer.isBuffer(data) ? data : Buffer.from(String(data));
+      const end = Math.min(offset + 7, length === undefined ? bytes.length : offset + length);
+      return fs.writeSync(fd, bytes, offset, end - offset);
+    }
+    return (fs.writeSync as (...args: unknown[]) => number)(fd, data, ...rest);
+  }) as typeof fs.writeSync;
+  return { ...fs, default: { ...fs, writeSync }, writeSync };
+});
 
 type Handler = ReturnType<typeof createGymHandler>;
 
@@ -249,5 +272,129 @@ describe("serve --journal", () => {
     expect(after.restored).toEqual({ restored: [id], failed: [] });
     expect((await call(after, "GET", `/v1/sessions/${id}/trace`)).body.final_message).toBe(final);
     expect((await call(after, "POST", `/v1/sessions/${id}/score`)).body).toEqual(expected);
+  });
+
+  it("cuts off a torn last line before appending: every complete record replays after each restart", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "atlas-journal-"));
+    const before = createGymHandler({ seed: 1, journal: dir });
+    const ids = await openAll(before);
+    await play(before, ids, 0, 2);
+    const expected = (await call(before, "GET", `/v1/sessions/${ids[0]}/trace`)).body;
+    // The server is killed in the middle of writing its next line (or the disk filled, or power went).
+    const file = join(dir, `${ids[0]}.jsonl`);
+    const clean = readFileSync(file, "utf8");
+    appendFileSync(file, '{"t":"step","name":"jira_get_iss');
+
+    const after = createGymHandler({ seed: 1, journal: dir });
+    expect(after.restored).toEqual({ restored: [...ids].sort(), failed: [] });
+    expect(readFileSync(file, "utf8")).toBe(clean); // the torn line is cut off at once
+    expect((await call(after, "GET", `/v1/sessions/${ids[0]}/trace`)).body).toEqual(expected);
+    await play(after, ids, 2, 3); // one more call on each session, then killed again
+    const lines = readFileSync(file, "utf8").split("\n");
+    expect(lines.pop()).toBe("");
+    expect(lines.map((line) => JSON.parse(line).n)).toEqual([undefined, 1, 2, 3]);
+    const continued = (await call(after, "GET", `/v1/sessions/${ids[0]}/trace`)).body;
+
+    const again = createGymHandler({ seed: 1, journal: dir });
+    expect(again.restored).toEqual({ restored: [...ids].sort(), failed: [] });
+    expect((await call(again, "GET", `/v1/sessions/${ids[0]}/trace`)).body).toEqual(continued);
+    expect(continued.calls).toHaveLength(3);
+    await play(again, ids, 3, 99);
+    const scores = await finish(again, ids);
+    expect(scores.map((r: { score: { reward: number } }) => r.score.reward)).toEqual([1, 1, 1]);
+  });
+
+  it("keeps a last line that is a whole record lacking only its newline, and ends it", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "atlas-journal-"));
+    const before = createGymHandler({ seed: 1, journal: dir });
+    const [id] = await openAll(before);
+    await play(before, [id!], 0, 2);
+    const expected = (await call(before, "GET", `/v1/sessions/${id}/trace`)).body;
+    const file = join(dir, `${id}.jsonl`);
+    const text = readFileSync(file, "utf8");
+    writeFileSync(file, text.slice(0, -1)); // its write stopped one byte short
+    const after = createGymHandler({ seed: 1, journal: dir });
+    expect(after.restored?.failed).toEqual([]);
+    expect(readFileSync(file, "utf8")).toBe(text);
+    expect((await call(after, "GET", `/v1/sessions/${id}/trace`)).body).toEqual(expected);
+  });
+
+  it("sets aside a journal with a bad line before its last, and serves the other sessions", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "atlas-journal-"));
+    const before = createGymHandler({ seed: 1, journal: dir });
+    const ids = await openAll(before);
+    await play(before, ids, 0, 3);
+    const traces = [];
+    for (const id of ids) traces.push((await call(before, "GET", `/v1/sessions/${id}/trace`)).body);
+    // What the old append left: a torn line with the next record glued onto it, then more lines.
+    const file = join(dir, `${ids[0]}.jsonl`);
+    const lines = readFileSync(file, "utf8").split("\n");
+    lines[2] = `{"t":"step","name":"jira_get${lines[2]}`;
+    writeFileSync(file, lines.join("\n"));
+    // And a session whose opening line itself was torn: it holds no complete line.
+    const torn = "ses-00000000-0000-4000-8000-000000000000";
+    writeFileSync(join(dir, `${torn}.jsonl`), '{"t":"open","v":3,"request":{"task_');
+
+    const after = createGymHandler({ seed: 1, journal: dir });
+    expect(after.restored?.restored).toEqual(ids.slice(1).sort());
+    expect(after.restored?.failed).toHaveLength(2);
+    expect(after.restored?.failed).toContainEqual({
+      id: ids[0],
+      reason: expect.stringMatching(/^line 3 of ses-[\w-]+\.jsonl is not a journal record: /),
+    });
+    expect(after.restored?.failed).toContainEqual({
+      id: torn,
+      reason: expect.stringMatching(/no complete line/),
+    });
+    expect(existsSync(`${file}.failed`)).toBe(true);
+    expect(existsSync(file)).toBe(false);
+    expect(readFileSync(join(dir, `${torn}.jsonl.failed`), "utf8")).toContain("task_"); // kept as found
+    expect((await call(after, "GET", `/v1/sessions/${ids[0]}/trace`)).status).toBe(404);
+    for (const [i, id] of ids.entries())
+      if (i > 0) expect((await call(after, "GET", `/v1/sessions/${id}/trace`)).body).toEqual(traces[i]);
+    // A start after it finds only the sessions it served.
+    expect(createGymHandler({ seed: 1, journal: dir }).restored).toEqual({
+      restored: ids.slice(1).sort(),
+      failed: [],
+    });
+  });
+});
+
+describe("journal writes", () => {
+  const step = (n: number): SessionRecord => ({
+    t: "step",
+    name: "jira_get_issue",
+    arguments: { issueIdOrKey: `ENG-${n}`, pad: "x".repeat(40) },
+    set: "default",
+    obs: "o",
+    n,
+  });
+  const open = { t: "open" as const, v: 3, request: { task_id: TASKS[0]! }, origin: "http://gym.test" };
+
+  it("writes the rest of a line after a short write", () => {
+    const dir = mkdtempSync(join(tmpdir(), "atlas-journal-"));
+    const journal = createJournal(dir);
+    journal.append("ses-a", open);
+    faults.queue.push("short", "short");
+    journal.append("ses-a", step(1));
+    journal.append("ses-a", step(2));
+    journal.close();
+    expect(faults.queue).toEqual([]);
+    expect(createJournal(dir).load()).toEqual([{ id: "ses-a", open, records: [step(1), step(2)] }]);
+  });
+
+  it("cuts off the part of a line written before a write failed; the next line starts clean", () => {
+    const dir = mkdtempSync(join(tmpdir(), "atlas-journal-"));
+    const journal = createJournal(dir);
+    journal.append("ses-a", open);
+    journal.append("ses-a", step(1));
+    const file = join(dir, "ses-a.jsonl");
+    const before = readFileSync(file, "utf8");
+    faults.queue.push("short", "enospc"); // the disk fills part way through the line
+    expect(() => journal.append("ses-a", step(2))).toThrow(/ENOSPC/);
+    expect(readFileSync(file, "utf8")).toBe(before);
+    journal.append("ses-a", step(2)); // space freed: the record is written again, whole
+    journal.close();
+    expect(createJournal(dir).load()).toEqual([{ id: "ses-a", open, records: [step(1), step(2)] }]);
   });
 });

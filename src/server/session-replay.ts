@@ -28,6 +28,7 @@ export function restoreSessions(store: SessionStore, tasks: TaskSource, journal:
   const report: RestoreReport = { restored: [], failed: [] };
   for (const entry of journal.load()) {
     try {
+      if ("unreadable" in entry) throw new Error(entry.unreadable); // set aside and reported like the rest
       replay(store, tasks, entry);
       report.restored.push(entry.id);
     } catch (error) {
@@ -66,7 +67,8 @@ function replay(store: SessionStore, tasks: TaskSource, entry: JournaledSession)
         const tools = record.set === "default" ? undefined : taskTools(episode.scenario, record.set);
         const result = episode.step({ name: record.name, arguments: record.arguments }, tools);
         check(result, record);
-        if (record.seq !== undefined) [session.lastSeq, session.lastResult] = [record.seq, result];
+        if (record.seq !== undefined)
+          [session.lastSeq, session.lastResult, session.lastKey] = [record.seq, result, record.key ?? null];
         if (record.key !== undefined)
           session.kept.keep({ key: record.key, fingerprint: record.fp! }, { tool: result });
         break;
