@@ -114,11 +114,13 @@ export function createRestApp({
     send(
       c,
       failure(
-        dialectError(
-          dialectForPath(c.req.path),
-          404,
-          `No API operation matches ${c.req.method} ${c.req.path}`,
-        ),
+        REMOVED_SEARCH.test(c.req.path)
+          ? dialectError("jira", 410, REMOVED_SEARCH_MESSAGE)
+          : dialectError(
+              dialectForPath(c.req.path),
+              404,
+              `No API operation matches ${c.req.method} ${c.req.path}`,
+            ),
       ),
     ),
   );
@@ -223,6 +225,14 @@ export function createRestApp({
 
   return app;
 }
+
+/**
+ * The old issue search (`searchForIssuesUsingJql`, GET/POST /rest/api/2|3/search), which Atlassian
+ * Cloud removed: it answers 410 with Cloud's own message pointing to /search/jql (CHANGE-2046).
+ */
+const REMOVED_SEARCH = /^(?:\/s\/[^/]+)?\/rest\/api\/[23]\/search\/?$/;
+const REMOVED_SEARCH_MESSAGE =
+  "The requested API has been removed. Please migrate to the /rest/api/3/search/jql API. A full migration guideline is available at https://developer.atlassian.com/changelog/#CHANGE-2046";
 
 /** A served route: its endpoint, the operation it performs, and whether its answers may be cached. */
 interface Route {
