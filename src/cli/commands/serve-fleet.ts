@@ -13,17 +13,16 @@ export async function serveFleet(options: ServeOptions): Promise<void> {
   const workers = options.workers!;
   const token = options.token ?? process.env.ATLAS_GYM_TOKEN ?? null;
   const credentials = createCredentials(options.auth);
-  const env: Record<string, string> = {};
-  if (credentials) env.ATLAS_GYM_FLEET_API_TOKEN = credentials.apiToken;
-  // The token reaches the workers through their environment, not their command lines; without one the
-  // fleet refuses to listen beyond loopback, as a single `serve` does (src/http/listen-guard.ts).
+  // The token (and the Basic API token of --auth) reach the workers through their environment, not their
+  // command lines; without a token the fleet refuses to listen beyond loopback, as a single `serve` does
+  // (src/http/listen-guard.ts). A --journal in use by another fleet is refused with a UsageError too.
   const fleet = await startFleet({
     workers,
     port: options.port,
     host: options.host,
     token,
+    credentials,
     journal: options.journal,
-    env,
     args: workerArgs(options),
     log: (line) => console.error(line),
   }).catch((error: NodeJS.ErrnoException) => {
@@ -31,7 +30,7 @@ export async function serveFleet(options: ServeOptions): Promise<void> {
   });
   console.log(`atlas-gym serving seed ${options.seed} at ${fleet.url}`);
   console.log(
-    `  Fleet:      ${workers} worker processes behind this port (sessions stay on the worker that opened them; ${fleet.url}/health lists them)`,
+    `  Fleet:      ${workers} worker processes behind this port (sessions stay on the worker that opened them; ${fleet.url}/health lists them${token || credentials ? " to a caller with credentials" : ""})`,
   );
   console.log(
     `  Journals:   ${fleet.journal}/w0${workers > 1 ? ` .. w${workers - 1}` : ""}${options.journal ? "" : " (temporary, removed on exit)"}`,
@@ -44,7 +43,7 @@ export async function serveFleet(options: ServeOptions): Promise<void> {
   process.once("SIGTERM", stop);
 }
 
-/** The serve options every worker gets (the port, journal and token are the fleet's to give). */
+/** The serve options every worker gets (the port, journal, token and --auth are the fleet's to give). */
 function workerArgs(options: ServeOptions): string[] {
   const args = [
     "--seed",
@@ -58,7 +57,6 @@ function workerArgs(options: ServeOptions): string[] {
     "--max-sites",
     String(options.maxSites),
   ];
-  if (options.auth) args.push("--auth");
   if (options.baseUrl) args.push("--base-url", options.baseUrl);
   return args;
 }

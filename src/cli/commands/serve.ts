@@ -177,5 +177,7 @@ export function registerServe(program: Command): void {
       const stop = () => server.close().then(() => process.exit(0));
       process.once("SIGINT", stop);
       process.once("SIGTERM", stop);
+      // A supervised server (a fleet worker, `train`'s env server) ends with its supervisor, even a killed one.
+      (await import("../../server/fleet/worker-process.ts")).exitWithSupervisor(stop);
     });
 }

@@ -5,9 +5,16 @@
  * is sent again, when that cannot apply it twice: it never reached the worker (connection refused), or it
  * is safe to repeat (reads, deletes, env-server tool calls numbered with `seq`, scores, opening a session,
  * whose stray duplicate the TTL reaps). Otherwise the client gets a 502 saying the outcome is unknown.
+ * The router's own errors (502, 503) come in the shape of the surface the client called, as a worker's
+ * would: `{error, code}` on `/v1` and `/health`, a JSON-RPC error on `/mcp`, the vendor's error body on
+ * REST (Jira, Confluence v2 or v1, by the path).
  */
 import { Agent, request as httpRequest, type IncomingHttpHeaders, type IncomingMessage } from "node:http";
+import { dialectForPath } from "../../http/dialect.ts";
 import { MAX_BODY_BYTES } from "../../http/read-body.ts";
+import { dialectError } from "../../sandbox/api-error.ts";
+import { surfaceOf } from "../auth-gate.ts";
+import { decodedPath } from "./fleet-routes.ts";
 import type { WorkerProcess } from "./worker-process.ts";
 
 export interface Exchange {
@@ -72,7 +79,7 @@ export async function exchange(
       const code = (error as NodeJS.ErrnoException).code;
       const reached = code !== "ECONNREFUSED";
       if (out.body === null || (reached && !repeatable(out))) return lost(out, error as Error);
-      if (Date.now() >= deadline || !(await waitUntilUp(worker, deadline))) return unavailable(holdMs);
+      if (Date.now() >= deadline || !(await waitUntilUp(worker, deadline))) return unavailable(out, holdMs);
     }
   }
 }
@@ -137,29 +144,58 @@ function waitUntilUp(worker: WorkerProcess, deadline: number): Promise<boolean> 
   });
 }
 
-function unavailable(holdMs: number): Exchange {
-  return json(
+function unavailable(out: OutgoingRequest, holdMs: number): Exchange {
+  return routerError(
+    out,
     503,
     "worker_unavailable",
     `The fleet worker for this request did not come back within ${holdMs / 1000} s; retry later.`,
-    {
-      "retry-after": "1",
-    },
+    { "retry-after": "1" },
   );
 }
 
 function lost(out: OutgoingRequest, error: Error): Exchange {
-  return json(
+  return routerError(
+    out,
     502,
     "worker_lost",
     `The fleet worker stopped while answering ${out.method} ${out.path.split("?")[0]} (${error.message}); whether it was applied is unknown, so it was not sent again. Check the state before retrying.`,
   );
 }
 
-function json(status: number, code: string, error: string, headers: Record<string, string> = {}): Exchange {
+/**
+ * An error the router itself answers `out` with, in the shape of the surface it called: `{error, code}`
+ * on the env server (`/v1`, `/health`), a JSON-RPC error on `/mcp` (with the request's id when it has
+ * one), the vendor's error body on REST (`dialectForPath`, as the workers' REST facade answers).
+ */
+export function routerError(
+  out: Pick<OutgoingRequest, "path" | "body">,
+  status: number,
+  code: string,
+  message: string,
+  headers: Record<string, string> = {},
+): Exchange {
+  const sent = out.path.split(/[?#]/, 1)[0] || "/";
+  const surface = surfaceOf(sent);
+  const body =
+    surface === "rest"
+      ? dialectError(dialectForPath(decodedPath(out.path)), status, message).body
+      : surface === "mcp"
+        ? { jsonrpc: "2.0", error: { code: -32000, message }, id: rpcId(out.body) }
+        : { error: message, code };
   return {
     status,
     headers: { "content-type": "application/json", ...headers },
-    body: Buffer.from(JSON.stringify({ error, code })),
+    body: Buffer.from(JSON.stringify(body)),
   };
+}
+
+/** The id of a JSON-RPC request body (null for a batch, a notification or no JSON). */
+function rpcId(body: Buffer | null): string | number | null {
+  try {
+    const id = (JSON.parse(body?.toString("utf8") ?? "") as { id?: unknown }).id;
+    return typeof id === "string" || typeof id === "number" ? id : null;
+  } catch {
+    return null;
+  }
 }

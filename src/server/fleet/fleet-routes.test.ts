@@ -45,6 +45,40 @@ describe("fleet routes", () => {
     expect(new Set(homes.map((h) => (h.to === "worker" ? h.worker : -1))).size).toBeGreaterThan(1);
   });
 
+  it("sends a watcher's view of one session to its worker, and lists every worker's for the live listing", () => {
+    for (const target of [`/v1/live/sessions/${sid}`, `/v1/live/sessions/${sid}?since=2`])
+      expect(routeRequest("GET", target, 3), target).toEqual({ to: "worker", worker: 2 });
+    expect(routeRequest("GET", `/v1/live/sessions/ses%2Dw2-${sid.slice(7)}`, 3)).toEqual({
+      to: "worker",
+      worker: 2,
+    });
+    expect(routeRequest("GET", "/v1/live/sessions", 3)).toEqual({ to: "live" });
+    expect(routeRequest("HEAD", "/v1/live/sessions?x=1", 3)).toEqual({ to: "live" });
+    // Not a listing: answered by one worker as a server answers it (405/404).
+    expect(routeRequest("POST", "/v1/live/sessions", 3)).toEqual({ to: "any" });
+  });
+
+  it("routes by the path as a single server decodes it: percent-encoded spellings reach the same worker", () => {
+    for (const [plain, encoded] of [
+      [`/s/${sid}/rest/api/3/myself`, `/%73/${sid}/rest/api/3/myself`],
+      [`/s/${sid}/rest/api/3/myself`, `/s/ses%2D${sid.slice(4)}/rest/api/3/myself`],
+      [`/v1/sessions/${sid}/score`, `/v1/%73essions/${sid}/score`],
+      ["/s/adhoc-fleet/rest/api/3/myself", "/%73/adhoc-fleet/rest/api/3/myself"],
+      ["/s/adhoc-fleet/rest/api/3/myself", "/s/adhoc%2Dfleet/rest/api/3/myself"],
+      ["/v1/sessions", "/v1/%73essions"],
+    ] as const)
+      expect(routeRequest("POST", encoded, 3), encoded).toEqual(routeRequest("POST", plain, 3));
+    expect(routeRequest("GET", "/v1/live/%73essions", 3)).toEqual({ to: "live" });
+    // Which part of the server answers is the path as sent, as on a single server: `/%761/...` and
+    // `/%6dcp` are the REST facade's (a 404 there), so they go where the default site lives.
+    expect(routeRequest("GET", `/%761/sessions/${sid}/trace`, 3)).toEqual({ to: "worker", worker: 0 });
+    expect(routeRequest("GET", "/%68ealth", 3)).toEqual({ to: "worker", worker: 0 });
+    expect(routeRequest("POST", `/%6dcp?session=${sid}`, 3)).toEqual({ to: "worker", worker: 0 });
+    // Malformed escapes are left as they are, not an error.
+    expect(routeRequest("GET", "/s/%E0%A4%A/rest/api/3/myself", 3).to).toBe("worker");
+    expect(routeRequest("GET", "/v1/sessions/%zz/trace", 3)).toEqual({ to: "worker", worker: 0 });
+  });
+
   it("sends an id that names no worker to worker 0, which answers it as unknown after its own auth check", () => {
     expect(routeRequest("POST", "/v1/sessions/ses-w9-x/score", 3)).toEqual({ to: "worker", worker: 0 });
     expect(routeRequest("GET", "/s/ses-nope/rest/api/3/myself", 3)).toEqual({ to: "worker", worker: 0 });

@@ -2,13 +2,18 @@
  * Where the fleet router (`serve --workers N`) sends a request. A session lives in one worker, and its id
  * says which (`ses-w<k>-<uuid>`), so every later call on it (`/v1/sessions/<id>/...`, its site over REST
  * `/s/<id>/...`, an MCP session bound with `?session=<id>`) reaches that worker without the router
- * remembering anything: a restarted router routes the same way. New sessions go round the workers; the
- * scenario catalogue is the same on every worker; `/health` and the session listing are answered from all
- * of them. State that is not a session's (the default site, isolated sites, free MCP sandboxes) has one
- * fixed home, so it never diverges between workers. The router decides where, never whether: every
+ * remembering anything: a restarted router routes the same way; so does a watcher's view of one session
+ * (`/v1/live/sessions/<id>`). New sessions go round the workers; the scenario catalogue is the same on
+ * every worker; `/health` and the session listings (`/v1/sessions`, `/v1/live/sessions`) are answered from
+ * all of them. State that is not a session's (the default site, isolated sites, free MCP sandboxes) has
+ * one fixed home, so it never diverges between workers. The router decides where, never whether: every
  * request reaches a worker with its credentials untouched, and the worker makes the auth decision.
+ * Routing reads the path as a single server does: which part of the server answers (env server, MCP, REST)
+ * by the path as sent, and where within it by the path as Hono decodes it, so `/%73/<id>/...` reaches the
+ * same worker as `/s/<id>/...`.
  */
 import { randomUUID } from "node:crypto";
+import { getPath } from "hono/utils/url";
 import { SESSION_PREFIX } from "../sessions.ts";
 
 export type FleetRoute =
@@ -16,6 +21,8 @@ export type FleetRoute =
   | { to: "health" }
   /** `GET /v1/sessions`: every worker's sessions, listed together. */
   | { to: "sessions" }
+  /** `GET /v1/live/sessions`: every worker's summaries for watchers, listed together. */
+  | { to: "live" }
   /** `POST /v1/sessions`: the next worker in turn. */
   | { to: "open" }
   /** The scenario catalogue (the same on every worker): the next worker in turn. */
@@ -39,27 +46,41 @@ export function workerOfSession(id: string, workers: number): number | null {
 
 /** Where `method target` (the request's path and query) goes in a fleet of `workers` processes. */
 export function routeRequest(method: string, target: string, workers: number): FleetRoute {
-  const path = target.split(/[?#]/, 1)[0] || "/";
-  const read = method === "GET" || method === "HEAD";
-  if (path === "/health" && read) return { to: "health" };
-  if (path === "/v1/sessions") {
-    if (read) return { to: "sessions" };
-    if (method === "POST") return { to: "open" };
+  // Which part answers, by the path as sent (as a single server's dispatch in start-gym-server.ts picks it).
+  const sent = target.split(/[?#]/, 1)[0] || "/";
+  const path = decodedPath(target);
+  if (sent === "/mcp") {
+    const bound = new URL(target, "http://fleet").searchParams.get("session");
+    return bound ? sessionHome(bound, workers) : { to: "worker", worker: 0 }; // free MCP sandboxes: worker 0
   }
-  const session = /^\/v1\/sessions\/([^/]+)/.exec(path);
-  if (session) return sessionHome(decodeSegment(session[1]!), workers);
-  if (path.startsWith("/v1/")) return { to: "any" };
+  if (/^\/(v1|health)(\/|$)/.test(sent)) return envRoute(method, path, workers);
   const site = /^\/s\/([^/]+)/.exec(path);
   if (site) {
     const id = decodeSegment(site[1]!);
     if (id.startsWith(SESSION_PREFIX)) return sessionHome(id, workers);
     return { to: "worker", worker: hash(id) % workers }; // an isolated site: always the same worker
   }
-  if (path === "/mcp") {
-    const bound = new URL(target, "http://fleet").searchParams.get("session");
-    if (bound) return sessionHome(bound, workers);
+  return { to: "worker", worker: 0 }; // the default site lives on worker 0
+}
+
+/** The env server's routes (`/health`, `/v1/...`), by the decoded path. */
+function envRoute(method: string, path: string, workers: number): FleetRoute {
+  const read = method === "GET" || method === "HEAD";
+  if (path === "/health" && read) return { to: "health" };
+  if (path === "/v1/sessions") {
+    if (read) return { to: "sessions" };
+    if (method === "POST") return { to: "open" };
   }
-  return { to: "worker", worker: 0 }; // the default site and free MCP sandboxes live on worker 0
+  if (path === "/v1/live/sessions" && read) return { to: "live" };
+  const session = /^\/v1\/(?:live\/)?sessions\/([^/]+)/.exec(path);
+  if (session) return sessionHome(decodeSegment(session[1]!), workers);
+  return path.startsWith("/v1/") ? { to: "any" } : { to: "worker", worker: 0 };
+}
+
+/** The path of `target` as Hono decodes it for routing (`getPath`): `%73` is `s`, `%2F` stays escaped. */
+export function decodedPath(target: string): string {
+  if (!target.startsWith("/")) return target.split(/[?#]/, 1)[0] || "/";
+  return getPath({ url: `http://fleet${target}` } as Request);
 }
 
 /**

@@ -3,15 +3,22 @@
  * theirs (env-server calls and REST on the session's site alike), /health and the session listing cover
  * the fleet, the bearer token is each worker's to check (the router lets nothing past it), and a worker
  * killed with SIGKILL mid-session comes back from its journal with the session's score unchanged. Like a
- * single server, the fleet's router listens beyond loopback only when the workers require a token.
+ * single server, the fleet's router listens beyond loopback only when the workers require a token. Its
+ * /health shows the workers only to a caller with the token, a watcher's `/v1/live` reaches the session's
+ * worker (and lists every worker's), a percent-encoded path reaches the same worker as its plain
+ * spelling, and the workers of a router killed with SIGKILL exit with it, leaving its journal to the next
+ * fleet (and no other fleet can take a journal while its router runs).
  */
-import { mkdtempSync, readdirSync } from "node:fs";
+import { type ChildProcess, spawn } from "node:child_process";
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { fileURLToPath } from "node:url";
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
 import { UsageError } from "../../errors.ts";
-import { type RunningFleet, startFleet } from "./start-fleet.ts";
+import { VERSION } from "../../version.ts";
+import { isRunning, type RunningFleet, startFleet } from "./start-fleet.ts";
 
 const TOKEN = "fleet-secret";
 const AUTH = { authorization: `Bearer ${TOKEN}` };
@@ -125,6 +132,199 @@ describe("serve --workers 2", () => {
     expect(health.body.workers[1]).toMatchObject({ status: "ok", restarts: 1, sessions: 1 });
     for (const id of ids) await call("DELETE", `/v1/sessions/${id}`);
   }, 60_000);
+
+  it("shows the workers on /health only to a caller with the token, as a single server shows its counts", async () => {
+    const callers: Record<string, string>[] = [
+      {},
+      { authorization: "Bearer wrong" },
+      { authorization: "Basic Zm9vOmJhcg==" },
+    ];
+    for (const headers of callers) {
+      const open = await call("GET", "/health", undefined, headers);
+      expect(open, JSON.stringify(headers)).toEqual({
+        status: 200,
+        body: { status: "ok", version: VERSION },
+      });
+    }
+    const basic = `Basic ${Buffer.from(`someone@example.com:${TOKEN}`).toString("base64")}`;
+    for (const headers of [AUTH, { authorization: basic }]) {
+      const full = await call("GET", "/health", undefined, headers);
+      expect(full.body).toMatchObject({ status: "ok", version: VERSION, sessions: 0 });
+      expect(full.body.workers).toEqual([
+        { worker: 0, status: "ok", sessions: 0, restarts: expect.any(Number) },
+        { worker: 1, status: "ok", sessions: 0, restarts: expect.any(Number) },
+      ]);
+    }
+  });
+
+  it("sends a watcher's /v1/live calls on a session to its worker, and lists every worker's sessions", async () => {
+    const ids = [await open(), await open()];
+    expect(ids.map((id) => id.slice(0, 7)).sort()).toEqual(["ses-w0-", "ses-w1-"]);
+    for (const id of ids)
+      await call("POST", `/v1/sessions/${id}/tools/jira_get_issue`, {
+        arguments: { issueIdOrKey: "ENG-1" },
+        seq: 1,
+      });
+    for (const id of ids)
+      for (let i = 0; i < 3; i++) {
+        const live = await call("GET", `/v1/live/sessions/${id}?since=0`);
+        expect(live.status, `${id} #${i}`).toBe(200);
+        expect(live.body).toMatchObject({ session_id: id, calls: 1, since: 0 });
+        expect(live.body.trace).toHaveLength(1);
+        expect((await call("GET", `/v1/live/sessions/${id}?since=1`)).body.trace).toEqual([]);
+      }
+    for (let i = 0; i < 2; i++) {
+      const list = await call("GET", "/v1/live/sessions");
+      expect(list.status).toBe(200);
+      expect(Object.keys(list.body)).toEqual(["sessions"]);
+      expect(list.body.sessions.map((s: { session_id: string }) => s.session_id).sort()).toEqual(
+        [...ids].sort(),
+      );
+    }
+    const head = await fetch(`${fleet.url}/v1/live/sessions`, { method: "HEAD", headers: AUTH });
+    expect(head.status).toBe(200);
+    expect((await call("GET", "/v1/live/sessions", undefined, {})).status).toBe(401);
+    expect((await call("GET", `/v1/live/sessions/${ids[1]}`, undefined, {})).status).toBe(401);
+    for (const id of ids) await call("DELETE", `/v1/sessions/${id}`);
+    expect((await call("GET", `/v1/live/sessions/${ids[1]}`)).body.code).toBe("session_not_found");
+  });
+
+  it("routes a percent-encoded path to the same worker as its plain spelling, as a single server reads it", async () => {
+    const onOne = (await Promise.all([open(), open()])).find((id) => id.startsWith("ses-w1-"))!;
+    const encoded = await call("GET", `/%73/${onOne}/rest/api/3/issue/ENG-1?fields=summary`);
+    expect(encoded.status).toBe(200);
+    expect(encoded.body.key).toBe("ENG-1");
+    // An ad-hoc site spelled two ways is one site: a comment written one way is read the other.
+    const comment = {
+      type: "doc",
+      version: 1,
+      content: [{ type: "paragraph", content: [{ type: "text", text: "x" }] }],
+    };
+    const before = await call("GET", "/%73/adhoc-fleet/rest/api/3/issue/ENG-1/comment");
+    expect(
+      (await call("POST", "/s/adhoc-fleet/rest/api/3/issue/ENG-1/comment", { body: comment })).status,
+    ).toBe(201);
+    const after = await call("GET", "/%73/adhoc-fleet/rest/api/3/issue/ENG-1/comment");
+    expect(after.body.total).toBe(before.body.total + 1);
+    for (const id of (await call("GET", "/v1/sessions")).body.sessions)
+      await call("DELETE", `/v1/sessions/${id.session_id}`);
+  });
+});
+
+describe("a fleet's journal, and a router killed with SIGKILL", () => {
+  const BIN = fileURLToPath(new URL("../../../bin/atlas-gym", import.meta.url));
+  const started: ChildProcess[] = [];
+  const pids: number[] = [];
+  afterAll(() => {
+    // Whatever a failing run left behind.
+    for (const child of started)
+      if (child.exitCode === null && child.signalCode === null) child.kill("SIGKILL");
+    for (const pid of pids) if (isRunning(pid)) process.kill(pid, "SIGKILL");
+  });
+
+  const lockOf = (journal: string) =>
+    JSON.parse(readFileSync(join(journal, "fleet.lock"), "utf8")) as { router: number; workers: number[] };
+
+  /** Starts a fleet expected to be refused; one that starts after all (the bug) is closed again. */
+  async function refusedFleet(options: Parameters<typeof startFleet>[0]): Promise<Error | string> {
+    return startFleet(options).then(
+      async (fleet) => {
+        await fleet.close();
+        return "started";
+      },
+      (error: Error) => error,
+    );
+  }
+
+  /** Polls until none of `pids` runs; false if some still do after `ms`. */
+  async function allExit(ids: number[], ms: number): Promise<boolean> {
+    const deadline = Date.now() + ms;
+    while (ids.some(isRunning)) {
+      if (Date.now() > deadline) return false;
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+    return true;
+  }
+
+  it("ends the workers with their router, and the next fleet on the journal rebuilds the sessions", async () => {
+    const journal = mkdtempSync(join(tmpdir(), "atlas-fleet-orphans-"));
+    try {
+      // The real command, in its own process: `serve --workers 2` on a journal.
+      const router = spawn(BIN, ["serve", "--workers", "2", "--port", "0", "--journal", journal], {
+        stdio: ["ignore", "pipe", "pipe"],
+        env: { ...process.env, ATLAS_GYM_TOKEN: "" },
+      });
+      started.push(router);
+      let output = "";
+      router.stderr!.on("data", (chunk: Buffer) => (output += chunk));
+      const url = await new Promise<string>((resolve, reject) => {
+        router.stdout!.on("data", (chunk: Buffer) => {
+          output += chunk;
+          const found = /atlas-gym serving seed \d+ at (http:\/\/\S+)/.exec(output);
+          if (found) resolve(found[1]!);
+        });
+        router.once("exit", (code) => reject(new Error(`the fleet exited (${code}):\n${output}`)));
+      });
+      const lock = lockOf(journal);
+      expect(lock.router).toBe(router.pid);
+      expect(lock.workers).toHaveLength(2);
+      pids.push(...lock.workers);
+      expect(lock.workers.every(isRunning)).toBe(true);
+      const opened = await fetch(`${url}/v1/sessions`, {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body: JSON.stringify({ task_id: "jira-transition-v1/eval/0" }),
+      });
+      const { session_id } = (await opened.json()) as { session_id: string };
+
+      // While its router runs, the journal is that fleet's: another is refused before starting anything.
+      const second = await refusedFleet({ workers: 1, port: 0, journal, output: "ignore" });
+      expect(second).toBeInstanceOf(UsageError);
+      expect((second as Error).message).toContain(`in use by a running fleet (router pid ${router.pid})`);
+
+      process.kill(router.pid!, "SIGKILL");
+      expect(await allExit(lock.workers, 30_000), `workers ${lock.workers} still run:\n${output}`).toBe(true);
+
+      // The dead fleet's journal is taken over, and its session rebuilt where its id says.
+      const next = await startFleet({ workers: 2, port: 0, journal, output: "ignore" });
+      try {
+        expect(lockOf(journal)).toMatchObject({ router: process.pid });
+        const trace = await fetch(`${next.url}/v1/sessions/${session_id}/trace`);
+        expect(trace.status).toBe(200);
+      } finally {
+        await next.close();
+      }
+      expect(existsSync(join(journal, "fleet.lock")), "closing frees the journal").toBe(false);
+    } finally {
+      rmSync(journal, { recursive: true, force: true });
+    }
+  }, 120_000);
+
+  it("takes over a dead fleet's lock only once its workers are gone, and names those still running", async () => {
+    const journal = mkdtempSync(join(tmpdir(), "atlas-fleet-lock-"));
+    const dead = spawn("true");
+    await new Promise((resolve) => dead.once("exit", resolve));
+    const stray = spawn("sleep", ["60"], { stdio: "ignore" });
+    started.push(stray);
+    try {
+      writeFileSync(join(journal, "fleet.lock"), JSON.stringify({ router: dead.pid, workers: [stray.pid] }));
+      const refused = await refusedFleet({
+        workers: 1,
+        port: 0,
+        journal,
+        takeoverWaitMs: 300,
+        output: "ignore",
+      });
+      expect(refused).toBeInstanceOf(UsageError);
+      expect((refused as Error).message).toContain(
+        `still in use by worker process ${stray.pid} of a fleet whose router (pid ${dead.pid}) is gone`,
+      );
+      expect(readdirSync(journal), "no worker started").toEqual(["fleet.lock"]);
+    } finally {
+      stray.kill("SIGKILL");
+      rmSync(journal, { recursive: true, force: true });
+    }
+  });
 });
 
 describe("serve --workers beyond loopback", () => {

@@ -2,19 +2,30 @@
  * `atlas-gym serve --workers N`: N `atlas-gym serve` processes on loopback ports, each with its own
  * journal (`<journal>/w<k>`), supervised (a dead one is started again on its port and rebuilds its
  * sessions from its journal), behind one router on the public port. Where each request goes is
- * fleet-routes.ts; the hop itself is fleet-proxy.ts. `/health` and `GET /v1/sessions` are answered from
- * every worker together; a session listing a worker refuses (a wrong token) is answered with its refusal.
- * The token is the workers' to check, so the router keeps to the listening rule of every server
- * (src/http/listen-guard.ts): beyond loopback only when the workers require a token.
+ * fleet-routes.ts; the hop itself is fleet-proxy.ts. `/health` and the session listings (`GET
+ * /v1/sessions`, `GET /v1/live/sessions`) are answered from every worker together; a listing a worker
+ * refuses (a wrong token) is answered with its refusal. The token is the workers' to check, so the router
+ * keeps to the listening rule of every server (src/http/listen-guard.ts): beyond loopback only when the
+ * workers require a token. `/health` keeps the rule of every server's too: the workers, their restarts
+ * and the session count only for a caller the token (or `--auth`) lets in (src/http/authorize.ts), only
+ * `{status, version}` for anyone else.
+ *
+ * A journal folder is one fleet's at a time: `<journal>/fleet.lock` names the router and its workers'
+ * pids. Another fleet on the same folder is refused while that router runs; once it is gone (a kill -9),
+ * the next fleet takes the folder over after its old workers have exited (they do, with their router: see
+ * worker-process.ts), so no two processes ever journal into one `w<k>`.
  */
-import { mkdirSync, mkdtempSync, rmSync } from "node:fs";
+import { linkSync, mkdirSync, mkdtempSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { UsageError } from "../../errors.ts";
+import { authorize } from "../../http/authorize.ts";
+import type { Credentials } from "../../http/basic-auth.ts";
 import { refuseOpenListen } from "../../http/listen-guard.ts";
 import { VERSION } from "../../version.ts";
-import { type Exchange, exchange, type OutgoingRequest, readBody } from "./fleet-proxy.ts";
+import { type Exchange, exchange, type OutgoingRequest, readBody, routerError } from "./fleet-proxy.ts";
 import { routeRequest } from "./fleet-routes.ts";
 import { freePort, startWorkerProcess, type WorkerProcess } from "./worker-process.ts";
 
@@ -28,6 +39,11 @@ export interface FleetOptions {
    * ATLAS_GYM_TOKEN of `env`, else of this process (what the workers would inherit).
    */
   token?: string | null;
+  /**
+   * The Basic credentials of `--auth`, which every worker then accepts (it gets `--auth` and the API token
+   * as ATLAS_GYM_FLEET_API_TOKEN) and `/health` lets in. Default none.
+   */
+  credentials?: Credentials | null;
   /** Journal folder; each worker journals in `<journal>/w<k>`. Default a temporary folder, removed on close. */
   journal?: string;
   /** Further `serve` arguments every worker gets (seed, TTLs, limits, base URL). */
@@ -40,6 +56,8 @@ export interface FleetOptions {
   /** Worker output: inherited (default) or dropped (tests, benches). */
   output?: "inherit" | "ignore";
   log?: (line: string) => void;
+  /** How long a new fleet waits for the workers of a dead one on the same journal to exit. Default 15 s. */
+  takeoverWaitMs?: number;
 }
 
 export interface RunningFleet {
@@ -56,25 +74,49 @@ export async function startFleet(options: FleetOptions): Promise<RunningFleet> {
   const token = options.token ?? options.env?.ATLAS_GYM_TOKEN ?? process.env.ATLAS_GYM_TOKEN ?? null;
   // Before any worker starts or anything binds: the router answers for the workers on every interface it is on.
   refuseOpenListen({ host, token });
-  const env = { ...options.env, ...(token ? { ATLAS_GYM_TOKEN: token } : {}) };
+  const credentials = options.credentials ?? null;
+  const env: Record<string, string> = {
+    ...options.env,
+    ...(token ? { ATLAS_GYM_TOKEN: token } : {}),
+    ...(credentials ? { ATLAS_GYM_FLEET_API_TOKEN: credentials.apiToken } : {}),
+  };
+  const args = [...(options.args ?? [])];
+  if (credentials && !args.includes("--auth")) args.push("--auth");
   const temporary = options.journal === undefined;
   const journal = options.journal ?? mkdtempSync(join(tmpdir(), "atlas-gym-fleet-"));
-  const workers = await Promise.all(
+  const lock = temporary ? null : await lockJournal(journal, options.takeoverWaitMs ?? 15_000);
+  const pids: number[] = [];
+  const started = await Promise.allSettled(
     Array.from({ length: options.workers }, async (_, k) => {
       const dir = join(journal, `w${k}`);
       mkdirSync(dir, { recursive: true });
       return startWorkerProcess({
         port: await freePort(),
         journal: dir,
-        args: ["--fleet-worker", String(k), ...(options.args ?? [])],
+        args: ["--fleet-worker", String(k), ...args],
         env,
         maxRestarts: options.maxRestarts,
         output: options.output,
         name: `atlas-gym serve: fleet worker ${k}`,
         log: options.log,
+        onSpawn: (pid) => {
+          pids[k] = pid;
+          lock?.record(pids);
+        },
       });
     }),
   );
+  const workers = started.flatMap((s) => (s.status === "fulfilled" ? [s.value] : []));
+  const abandon = async () => {
+    await Promise.all(workers.map((w) => w.close()));
+    lock?.release();
+    if (temporary) rmSync(journal, { recursive: true, force: true });
+  };
+  const failed = started.find((s) => s.status === "rejected");
+  if (failed) {
+    await abandon();
+    throw failed.reason;
+  }
   const hold = options.holdMs;
   let turn = 0;
 
@@ -86,8 +128,12 @@ export async function startFleet(options: FleetOptions): Promise<RunningFleet> {
       ...(await readBody(req)),
     };
     const route = routeRequest(out.method, out.path, workers.length);
-    if (route.to === "health") return reply(res, await health(workers, req.headers.authorization));
-    if (route.to === "sessions") return reply(res, await listSessions(workers, out, hold));
+    if (route.to === "health") {
+      const caller = authorize(req.headers.authorization, { token, credentials });
+      return reply(res, await health(workers, caller.ok, req.headers.authorization));
+    }
+    if (route.to === "sessions") return reply(res, await merged(workers, out, hold, mergeSessions));
+    if (route.to === "live") return reply(res, await merged(workers, out, hold, mergeLive));
     if (route.to === "worker") return reply(res, await exchange(workers[route.worker]!, out, hold));
     // A new session, or the catalogue: the next worker in turn that is up, passing over a full one.
     const start = turn++;
@@ -104,18 +150,27 @@ export async function startFleet(options: FleetOptions): Promise<RunningFleet> {
   const server = createServer((req, res) => {
     handle(req, res).catch((error: Error) => {
       if (!res.headersSent)
-        reply(res, {
-          status: 500,
-          headers: { "content-type": "application/json" },
-          body: Buffer.from(JSON.stringify({ error: `fleet router: ${error.message}`, code: "internal" })),
-        });
+        reply(
+          res,
+          routerError(
+            { path: req.url ?? "/", body: null },
+            500,
+            "internal",
+            `fleet router: ${error.message}`,
+          ),
+        );
       else res.destroy(error);
     });
   });
-  await new Promise<void>((resolve, reject) => {
-    server.once("error", reject);
-    server.listen(options.port, host, () => resolve());
-  });
+  try {
+    await new Promise<void>((resolve, reject) => {
+      server.once("error", reject);
+      server.listen(options.port, host, () => resolve());
+    });
+  } catch (error) {
+    await abandon();
+    throw error;
+  }
   const { port } = server.address() as AddressInfo;
   const shown = host.includes(":") ? `[${host}]` : host;
   return {
@@ -127,8 +182,7 @@ export async function startFleet(options: FleetOptions): Promise<RunningFleet> {
         server.close(() => resolve());
         server.closeAllConnections();
       });
-      await Promise.all(workers.map((w) => w.close()));
-      if (temporary) rmSync(journal, { recursive: true, force: true });
+      await abandon();
     },
   };
 }
@@ -144,15 +198,17 @@ function reply(res: ServerResponse, answer: Exchange): void {
 }
 
 /**
- * Every worker's /health: the fleet is "ok" when all answer, "degraded" when some do, 503 when none. The
- * caller's credentials go to each worker, which shows session counts only to a caller it lets in (as a
- * single server does), so an unauthenticated caller sees the statuses and no counts.
+ * Every worker's /health: the fleet is "ok" when all answer, "degraded" when some do, 503 when none. A
+ * caller the fleet lets in (`authorized`; its credentials go on to each worker, which then shows its
+ * session count) sees every worker's status, restarts and sessions; anyone else only `{status, version}`,
+ * as a single server's /health answers them (src/server/auth-gate.ts).
  */
 async function health(
   workers: readonly WorkerProcess[],
+  authorized: boolean,
   authorization: string | undefined,
 ): Promise<Exchange> {
-  const headers = authorization === undefined ? {} : { authorization };
+  const headers = authorized && authorization !== undefined ? { authorization } : {};
   const states = await Promise.all(
     workers.map(async (w, k) => {
       const answer = w.up
@@ -171,12 +227,14 @@ async function health(
   const up = states.filter((s) => s.status === "ok").length;
   const status = up === workers.length ? "ok" : up > 0 ? "degraded" : "down";
   const counted = states.filter((s) => s.sessions !== undefined);
-  const body = {
-    status,
-    version: VERSION,
-    ...(counted.length > 0 ? { sessions: counted.reduce((n, s) => n + (s.sessions ?? 0), 0) } : {}),
-    workers: states,
-  };
+  const body = !authorized
+    ? { status, version: VERSION }
+    : {
+        status,
+        version: VERSION,
+        ...(counted.length > 0 ? { sessions: counted.reduce((n, s) => n + (s.sessions ?? 0), 0) } : {}),
+        workers: states,
+      };
   return {
     status: up > 0 ? 200 : 503,
     headers: { "content-type": "application/json" },
@@ -190,24 +248,139 @@ interface SessionListing {
   ttl_seconds: number;
 }
 
-/** `GET /v1/sessions` on every worker, with the client's credentials; one refusal is the answer. */
-async function listSessions(
-  workers: readonly WorkerProcess[],
-  out: OutgoingRequest,
-  hold?: number,
-): Promise<Exchange> {
-  const answers = await Promise.all(workers.map((w) => exchange(w, out, hold)));
-  const refused = answers.find((a) => a.status !== 200);
-  if (refused) return refused;
-  const lists = answers.map((a) => JSON.parse(a.body.toString()) as SessionListing);
-  const body = {
+/** `GET /v1/sessions` of every worker as one: the sessions together, the capacity summed. */
+function mergeSessions(lists: SessionListing[]): SessionListing {
+  return {
     sessions: lists.flatMap((l) => l.sessions),
     max_sessions: lists.reduce((n, l) => n + l.max_sessions, 0),
     ttl_seconds: lists[0]!.ttl_seconds,
   };
+}
+
+/** `GET /v1/live/sessions` of every worker as one (src/server/live-routes.ts: `{sessions}`). */
+function mergeLive(lists: { sessions: unknown[] }[]): { sessions: unknown[] } {
+  return { sessions: lists.flatMap((l) => l.sessions) };
+}
+
+/**
+ * A listing asked of every worker with the client's credentials and answered as one server's; the first
+ * answer that is not a listing (a refusal) is the answer. HEAD is asked as GET (the body is not sent).
+ */
+async function merged<T>(
+  workers: readonly WorkerProcess[],
+  out: OutgoingRequest,
+  hold: number | undefined,
+  merge: (lists: T[]) => unknown,
+): Promise<Exchange> {
+  const ask = out.method === "HEAD" ? { ...out, method: "GET" } : out;
+  const answers = await Promise.all(workers.map((w) => exchange(w, ask, hold)));
+  const refused = answers.find((a) => a.status !== 200);
+  if (refused) return refused;
+  const body = merge(answers.map((a) => JSON.parse(a.body.toString()) as T));
   return {
     status: 200,
     headers: { "content-type": "application/json" },
     body: Buffer.from(JSON.stringify(body)),
   };
+}
+
+const LOCK_FILE = "fleet.lock";
+
+interface LockRecord {
+  router: number;
+  workers: number[];
+}
+
+interface JournalLock {
+  /** Writes the workers' pids now running into the lock. */
+  record(workers: readonly number[]): void;
+  /** Removes the lock (when it is still this process's). */
+  release(): void;
+}
+
+/**
+ * Takes `<journal>/fleet.lock` for this process: refused (UsageError) while the router named in it runs;
+ * when that router is gone, its workers are given `waitMs` to exit (they follow their router), and the lock
+ * is taken over, or refused naming the workers still running.
+ */
+async function lockJournal(journal: string, waitMs: number): Promise<JournalLock> {
+  mkdirSync(journal, { recursive: true });
+  const file = join(journal, LOCK_FILE);
+  const write = (record: LockRecord, publish: (temp: string) => void) => {
+    const temp = `${file}.${process.pid}.tmp`;
+    writeFileSync(temp, JSON.stringify(record));
+    try {
+      publish(temp);
+    } finally {
+      rmSync(temp, { force: true });
+    }
+  };
+  for (let attempt = 0; ; attempt++) {
+    try {
+      // Created with its content at once (link fails when the lock exists), so no reader sees it empty.
+      write({ router: process.pid, workers: [] }, (temp) => linkSync(temp, file));
+      break;
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== "EEXIST" || attempt >= 5) throw error;
+    }
+    const held = readLock(file);
+    const remove = `remove ${file} if no such process runs`;
+    if (held && isRunning(held.router))
+      throw new UsageError(
+        `the journal ${journal} is in use by a running fleet (router pid ${held.router}); stop it or choose another --journal (${remove})`,
+      );
+    const left = await exited(held?.workers ?? [], waitMs);
+    if (left.length > 0)
+      throw new UsageError(
+        `the journal ${journal} is still in use by worker process${left.length > 1 ? "es" : ""} ${left.join(", ")} of a fleet whose router (pid ${held!.router}) is gone; stop ${left.length > 1 ? "them" : "it"} or choose another --journal (${remove})`,
+      );
+    rmSync(file, { force: true });
+  }
+  const ours = () => readLock(file)?.router === process.pid;
+  return {
+    record(workers) {
+      if (ours())
+        write({ router: process.pid, workers: workers.filter(Number.isInteger) }, (temp) =>
+          renameSync(temp, file),
+        );
+    },
+    release() {
+      if (ours()) rmSync(file, { force: true });
+    },
+  };
+}
+
+function readLock(file: string): LockRecord | null {
+  try {
+    const record = JSON.parse(readFileSync(file, "utf8")) as Partial<LockRecord>;
+    if (!Number.isInteger(record.router) || !Array.isArray(record.workers)) return null;
+    return { router: record.router!, workers: record.workers.filter(Number.isInteger) };
+  } catch {
+    return null;
+  }
+}
+
+/** Waits up to `waitMs` for the processes to exit; resolves with those still running. */
+async function exited(pids: readonly number[], waitMs: number): Promise<number[]> {
+  const deadline = Date.now() + waitMs;
+  for (;;) {
+    const running = pids.filter(isRunning);
+    if (running.length === 0 || Date.now() >= deadline) return running;
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}
+
+/** Whether process `pid` is running; one that has exited but is not yet reaped (a zombie) is not. */
+export function isRunning(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === "EPERM";
+  }
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
+    return stat[stat.lastIndexOf(")") + 2] !== "Z";
+  } catch {
+    return true; // no /proc (not Linux): the signal check is all there is
+  }
 }

@@ -3,6 +3,15 @@
  * it dies (a crash, the OOM killer, kill -9) it is started again on the same port with the same journal,
  * which rebuilds every session it had open, so a client (or the fleet router) that waits across the gap
  * carries on where it was. Used by `atlas-gym train` (one server) and by `serve --workers N` (a fleet).
+ *
+ * A worker never outlives its supervisor: its stdin is a pipe from the supervisor that is never written
+ * to, and the kernel closes the supervisor's end when the supervisor ends, however it ends (exit, crash,
+ * SIGKILL, the OOM killer). The worker (`serve`, told so by SUPERVISED_ENV) reads that end, and on EOF
+ * shuts down (`exitWithSupervisor`). An orphan left running would keep its journal folder and, once its
+ * session TTL passed, reap its stale copies of sessions that a newer process serves from the same folder,
+ * deleting their journal files. A pipe is used rather than watching the parent pid: it needs no polling,
+ * it fires at once, and it does not depend on who adopts an orphan (PID 1, or a subreaper in a container or
+ * a service manager, whose pid a "ppid is 1" check would not recognise).
  */
 import { type ChildProcess, spawn } from "node:child_process";
 import { createServer } from "node:net";
@@ -10,6 +19,12 @@ import { fileURLToPath } from "node:url";
 
 const BIN = fileURLToPath(new URL("../../../bin/atlas-gym", import.meta.url));
 const URL_LINE = /atlas-gym serving seed \d+ at (http:\/\/\S+)/;
+
+/**
+ * Set (to "stdin") in a supervised worker's environment: its stdin is the supervisor's lifeline, and the
+ * worker shuts down when it closes (see the top, and `exitWithSupervisor`).
+ */
+export const SUPERVISED_ENV = "ATLAS_GYM_SUPERVISOR_PIPE";
 
 export interface WorkerProcessOptions {
   /** Loopback port it serves on (the same after every restart). */
@@ -28,6 +43,8 @@ export interface WorkerProcessOptions {
   name?: string;
   /** Says when the process exited and whether it is restarted. */
   log?: (line: string) => void;
+  /** Called with the pid of every process started (the first and each restart), as soon as it exists. */
+  onSpawn?: (pid: number) => void;
 }
 
 export interface WorkerProcess {
@@ -60,7 +77,7 @@ export async function startWorkerProcess(options: WorkerProcessOptions): Promise
     "--host",
     "127.0.0.1",
   ];
-  const launch = () => start(args, options.env ?? {}, options.output ?? "inherit");
+  const launch = () => start(args, options.env ?? {}, options.output ?? "inherit", options.onSpawn);
   let child = await launch();
   let up = true;
   let restarts = 0;
@@ -87,6 +104,11 @@ export async function startWorkerProcess(options: WorkerProcessOptions): Promise
       } catch (error) {
         gaveUp = error as Error;
         for (const w of upWaiters.splice(0)) w.reject(gaveUp);
+        return;
+      }
+      if (closing) {
+        // Closed while this one started (e.g. Ctrl-C reached the worker and the supervisor together).
+        child.kill("SIGTERM");
         return;
       }
       up = true;
@@ -132,12 +154,16 @@ function start(
   args: string[],
   env: Record<string, string>,
   output: "inherit" | "ignore",
+  onSpawn?: (pid: number) => void,
 ): Promise<ChildProcess> {
   return new Promise((resolve, reject) => {
+    // stdin: the lifeline (see the top). This end is never written to; it closes when this process ends.
     const child = spawn(BIN, args, {
-      stdio: ["ignore", "pipe", output],
-      env: { ...process.env, ...env },
+      stdio: ["pipe", "pipe", output],
+      env: { ...process.env, ...env, [SUPERVISED_ENV]: "stdin" },
     });
+    child.stdin!.on("error", () => {}); // the worker's end going away is no error of the supervisor's
+    if (child.pid !== undefined) onSpawn?.(child.pid);
     let out = "";
     const onData = (chunk: Buffer) => {
       out += chunk;
@@ -153,6 +179,28 @@ function start(
       reject(new Error(`atlas-gym serve exited with code ${code} before serving:\n${out}`)),
     );
   });
+}
+
+/**
+ * In a worker started by `startWorkerProcess` (SUPERVISED_ENV set): calls `stop` once its supervisor is
+ * gone (stdin reaches EOF, however the supervisor ended), and exits after `graceMs` if `stop` has not
+ * ended the process by then. Does nothing in a process started any other way.
+ */
+export function exitWithSupervisor(stop: () => unknown, graceMs = 10_000): void {
+  if (process.env[SUPERVISED_ENV] !== "stdin") return;
+  delete process.env[SUPERVISED_ENV]; // not inherited by anything this process starts
+  let gone = false;
+  const onGone = () => {
+    if (gone) return;
+    gone = true;
+    setTimeout(() => process.exit(1), graceMs).unref();
+    console.error("atlas-gym serve: its supervisor is gone (its pipe closed); shutting down");
+    stop();
+  };
+  process.stdin.on("data", () => {}); // nothing is sent; reading is how the end is noticed
+  process.stdin.once("end", onGone);
+  process.stdin.once("close", onGone);
+  process.stdin.once("error", onGone);
 }
 
 /** A loopback port free right now. */
