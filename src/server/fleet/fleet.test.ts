@@ -18,7 +18,8 @@ import { fileURLToPath } from "node:url";
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
 import { UsageError } from "../../errors.ts";
 import { VERSION } from "../../version.ts";
-import { isRunning, type RunningFleet, startFleet } from "./start-fleet.ts";
+import { isRunning } from "./journal-lock.ts";
+import { type RunningFleet, startFleet } from "./start-fleet.ts";
 
 const TOKEN = "fleet-secret";
 const AUTH = { authorization: `Bearer ${TOKEN}` };
