@@ -10,10 +10,10 @@
  * and the session count only for a caller the token (or `--auth`) lets in (src/http/authorize.ts), only
  * `{status, version}` for anyone else.
  *
- * A journal folder is one fleet's at a time (journal-lock.ts): `<journal>/fleet.lock` names the router and its workers'
- * pids. Another fleet on the same folder is refused while that router runs; once it is gone (a kill -9),
- * the next fleet takes the folder over after its old workers have exited (they do, with their router: see
- * worker-process.ts), so no two processes ever journal into one `w<k>`.
+ * A journal folder is one fleet's at a time (journal-lock.ts): `<journal>/fleet.lock` names the router
+ * and its workers' pids. Another fleet on the same folder is refused while that router runs; once it is
+ * gone (a kill -9), the next fleet takes the folder over after its old workers have exited (they do, with
+ * their router: see worker-process.ts), so no two processes ever journal into one `w<k>`.
  */
 import { mkdirSync, mkdtempSync, rmSync } from "node:fs";
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
