@@ -81,6 +81,23 @@ describe("the /mcp handler", () => {
     expect(score.violations.map((v: { code: string }) => v.code)).toContain("early_stop_after_read");
   });
 
+  it("keeps the bound env session alive while its MCP session is used, a tools/list included", async () => {
+    let now = 0;
+    const sessions = createSessionStore({ newId: () => "ses-kept", ttlMs: 1000, clock: () => now });
+    const scenario = findScenario("jira-transition-v1");
+    sessions.create(() => createEpisode(scenario, tasksFor(scenario, "eval", 1)[0]!));
+    const handler = createMcpHttpHandler({ seed: 1, sessions, ttlMs: 10_000, clock: () => now });
+    const client = await connect(handler, "?session=ses-kept");
+    for (now = 600; now <= 3000; now += 600) {
+      await client.listTools();
+      sessions.reap();
+    }
+    expect(sessions.find("ses-kept")).toBeDefined();
+    now += 1000;
+    sessions.reap();
+    expect(sessions.find("ses-kept")).toBeUndefined();
+  });
+
   it("refuses a body over the size limit before reading it whole, and bad JSON", async () => {
     const handler = createMcpHttpHandler({ seed: 1 });
     const post = (body: string) =>

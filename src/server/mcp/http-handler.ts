@@ -30,7 +30,7 @@ export interface McpHttpOptions {
   /** Seed of the site free MCP sessions fork. */
   seed: number;
   /** The env server's sessions, for `?session=` binding; without it only free sessions can be opened. */
-  sessions?: Pick<SessionStore, "find">;
+  sessions?: Pick<SessionStore, "find" | "touch">;
   /** When set, requests need `Authorization: Bearer <token>`. */
   token?: string | null;
   /** Idle time (ms) after which an MCP session is closed. Default 10 minutes. */
@@ -214,6 +214,8 @@ export function createMcpHttpHandler(options: McpHttpOptions): McpHttpHandler {
       if (!entry)
         return rpcError(404, -32001, "Session not found: it was closed or reaped; initialize again.");
       entry.lastUsed = clock();
+      // Any request on an MCP session bound to an env session (a tools/list too) keeps that one alive.
+      if (entry.session) options.sessions?.touch(entry.session.id);
       return entry.transport.handleRequest(request, body === undefined ? undefined : { parsedBody: body });
     },
     routes: ["POST", "GET", "DELETE"].map((method) => ({ method, path: "/mcp" })),
