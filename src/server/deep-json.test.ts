@@ -3,7 +3,9 @@
  * write on a session's site answers 400 in the vendor's shape and applies nothing; a tool call's body
  * answers 400 `invalid_json`; JSON arguments sent as text are the agent's invalid_args; MCP over HTTP
  * answers a JSON-RPC parse error. The session's trace, score and journal stay whole (a restart replays
- * it), and nesting at the limit still goes through every surface, journal and replay included.
+ * it), and nesting at the limit still goes through every surface, journal and replay included. A page's
+ * storage body (flat text, nested as XHTML) has its own limit (sandbox/adf/xhtml.ts), past which the
+ * write is Confluence's 400 and at which the page still reads and the session scores.
  */
 import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -99,6 +101,33 @@ describe("JSON nested past the limit", () => {
     const after = createGymHandler({ seed: 1, journal: dir });
     expect((await send(after, "GET", `/v1/sessions/${sid}/trace`)).body.calls).toEqual(trace.body.calls);
     expect(await comments(after)).toBe(before);
+  });
+
+  it("in a page's storage body: refused past the limit, and at it the page reads and the session scores", async () => {
+    const handler = createGymHandler({ seed: 1 });
+    const sid = await openSession(handler);
+    const spaces = await send(handler, "GET", `/s/${sid}/wiki/api/v2/spaces`);
+    const spaceId = spaces.body.results[0].id as string;
+    const divs = (depth: number) => `${"<div>".repeat(depth)}x${"</div>".repeat(depth)}`;
+    const page = (title: string, depth: number) =>
+      send(
+        handler,
+        "POST",
+        `/s/${sid}/wiki/api/v2/pages`,
+        JSON.stringify({ spaceId, title, body: { representation: "storage", value: divs(depth) } }),
+      );
+    const refused = await page("Too deep", 10_000);
+    expect(refused.status).toBe(400);
+    expect(refused.body.errors[0].title).toMatch(/nested deeper than 1000 levels/);
+    const created = await page("Deep enough", 1000);
+    expect(created.status).toBe(200);
+    const read = await send(
+      handler,
+      "GET",
+      `/s/${sid}/wiki/api/v2/pages/${created.body.id}?body-format=atlas_doc_format`,
+    );
+    expect(read.status).toBe(200);
+    expect((await send(handler, "POST", `/v1/sessions/${sid}/score`, "{}")).status).toBe(200);
   });
 
   it("goes through at the limit, into the trace, the journal and its replay", async () => {

@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { adfToStorage } from "./adf-to-storage.ts";
 import { storageToAdf } from "./storage-to-adf.ts";
 import { validateAdf } from "./validate.ts";
-import { parseXhtml } from "./xhtml.ts";
+import { MAX_XHTML_DEPTH, parseXhtml } from "./xhtml.ts";
 
 describe("parseXhtml", () => {
   it("parses nested elements, attributes, entities and CDATA", () => {
@@ -55,6 +55,25 @@ describe("parseXhtml", () => {
     expect(stray.ok === false && stray.message).toMatch(/Unexpected close tag <\/div>; no element is open/);
     const cut = parseXhtml('<p class="x"');
     expect(cut.ok === false && cut.message).toMatch(/Unexpected EOF inside start tag <p>/);
+  });
+});
+
+describe("storage nested deep", () => {
+  const divs = (depth: number) => `${"<div>".repeat(depth)}x${"</div>".repeat(depth)}`;
+
+  it("parses and converts nesting up to the limit", () => {
+    const parsed = parseXhtml(divs(MAX_XHTML_DEPTH));
+    expect(parsed.ok).toBe(true);
+    expect(validateAdf(storageToAdf(divs(MAX_XHTML_DEPTH)))).toBeNull();
+  });
+
+  it("refuses one level more as Confluence words a storage error", () => {
+    const parsed = parseXhtml(divs(MAX_XHTML_DEPTH + 1));
+    expect(parsed).toMatchObject({
+      ok: false,
+      message: expect.stringMatching(/^Error parsing xhtml: elements nested deeper than 1000 levels/),
+    });
+    expect(parseXhtml(divs(50_000)).ok).toBe(false);
   });
 });
 

@@ -94,6 +94,12 @@ function safeCodePoint(code: number): string | undefined {
   return Number.isInteger(code) && code > 0 && code <= 0x10ffff ? String.fromCodePoint(code) : undefined;
 }
 
+/**
+ * Deepest element nesting a storage body may have: the default of Java's Woodstox XML parser (1000), and
+ * well within what the recursive walks of a parsed tree (conversion to ADF, visible text) can take.
+ */
+export const MAX_XHTML_DEPTH = 1000;
+
 class Parser {
   private pos = 0;
   private readonly root: XElement = { kind: "element", name: "#root", attrs: {}, children: [] };
@@ -155,7 +161,11 @@ class Parser {
         this.pos = TAG_END.lastIndex;
         const element: XElement = { kind: "element", name, attrs, children: [] };
         this.top.children.push(element);
-        if (end[1] !== "/" && !VOID.has(name.toLowerCase())) this.stack.push(element);
+        if (end[1] !== "/" && !VOID.has(name.toLowerCase())) {
+          if (this.stack.length > MAX_XHTML_DEPTH)
+            this.fail(`elements nested deeper than ${MAX_XHTML_DEPTH} levels`, start);
+          this.stack.push(element);
+        }
         return;
       }
       ATTRIBUTE.lastIndex = this.pos;
