@@ -1,6 +1,6 @@
 /** parseJson: JSON.parse under a nesting limit, brackets inside strings not counted. */
 import { describe, expect, it } from "vitest";
-import { MAX_JSON_DEPTH, parseJson } from "./parse-json.ts";
+import { MAX_JSON_DEPTH, parseJson, tooDeep } from "./parse-json.ts";
 
 const nested = (depth: number) => `${"[".repeat(depth)}${"]".repeat(depth)}`;
 
@@ -25,5 +25,15 @@ describe("parseJson", () => {
   it("still refuses malformed JSON as JSON.parse does", () => {
     expect(() => parseJson("{")).toThrow(SyntaxError);
     expect(parseJson("12")).toBe(12);
+  });
+
+  it("measures a value already parsed the same way, without recursion", () => {
+    expect(tooDeep(JSON.parse(nested(MAX_JSON_DEPTH)))).toBe(false);
+    expect(tooDeep(JSON.parse(`{"a":1,"b":${nested(MAX_JSON_DEPTH - 1)}}`))).toBe(false);
+    expect(tooDeep({ a: 1, b: JSON.parse(nested(MAX_JSON_DEPTH)) })).toBe(true);
+    let deep: unknown = "x";
+    for (let i = 0; i < 200_000; i++) deep = { content: [deep] };
+    expect(tooDeep(deep)).toBe(true);
+    expect([tooDeep("text"), tooDeep(null), tooDeep(7)]).toEqual([false, false, false]);
   });
 });

@@ -1,7 +1,8 @@
 /**
  * JSON.parse under a nesting limit, for everything a client or a model sends as JSON (REST and env-server
  * request bodies, MCP over HTTP, a tool call's arguments): no input can hand the recursive code after it
- * (validation, the trace's JSON, the journal, digests) a value deep enough to overflow the stack.
+ * (validation, the trace's JSON, the journal, digests) a value deep enough to overflow the stack. A value
+ * that arrives already parsed (MCP over stdio, an in-process caller) is measured with tooDeep.
  */
 
 /**
@@ -35,4 +36,16 @@ function checkDepth(text: string): void {
         throw new SyntaxError(`JSON nested deeper than ${MAX_JSON_DEPTH} levels (at position ${i})`);
     } else if (c === 0x7d || c === 0x5d) depth--;
   }
+}
+
+/** Whether an already parsed value nests arrays and objects deeper than MAX_JSON_DEPTH (no recursion). */
+export function tooDeep(value: unknown): boolean {
+  const pending: [unknown, number][] = [[value, 1]];
+  while (pending.length > 0) {
+    const [item, depth] = pending.pop()!;
+    if (typeof item !== "object" || item === null) continue;
+    if (depth > MAX_JSON_DEPTH) return true;
+    for (const child of Array.isArray(item) ? item : Object.values(item)) pending.push([child, depth + 1]);
+  }
+  return false;
 }

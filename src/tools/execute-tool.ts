@@ -6,7 +6,7 @@
 import { ApiError } from "../sandbox/api-error.ts";
 import type { OperationContext } from "../sandbox/define-operation.ts";
 import { executeOperation } from "../sandbox/execute.ts";
-import { parseJson } from "../sandbox/parse-json.ts";
+import { MAX_JSON_DEPTH, parseJson, tooDeep } from "../sandbox/parse-json.ts";
 import type { Site } from "../sandbox/site.ts";
 import { InvalidToolArgumentsError, type Tool, type ToolInput } from "./define-tool.ts";
 import { type ToolCallRequest, type ToolCallResult, toolCallResult } from "./tool-call-result.ts";
@@ -65,5 +65,8 @@ function parseArguments(raw: unknown): Parsed {
   if (typeof value !== "object" || value === null || Array.isArray(value)) {
     return { ok: false, message: "tool arguments must be a JSON object." };
   }
+  // Text was measured as it was parsed; an object handed over parsed (MCP over stdio) is measured here.
+  if (typeof raw === "object" && tooDeep(value))
+    return { ok: false, message: `tool arguments nest deeper than ${MAX_JSON_DEPTH} levels.` };
   return { ok: true, value: value as Record<string, unknown> };
 }
