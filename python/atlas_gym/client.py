@@ -31,6 +31,8 @@ from typing import Any
 
 
 _MAX_TRACKED_SESSIONS = 65_536
+# Most tasks the server lists at once (src/server/create-env-app.ts MAX_TASKS_PER_LISTING).
+_TASKS_PER_LISTING = 100
 
 # Error answers that do not say whether the request was applied: a fleet worker stopped, or did not come
 # back, while the request was with it (src/server/fleet/fleet-proxy.ts). Any 5xx is taken the same way
@@ -172,12 +174,20 @@ class EnvClient:
         return self._request("GET", f"/v1/scenarios/{_quote(scenario)}/tools")["tools"]
 
     def tasks(self, scenario: str, split: str = "eval", n: int | None = None, start: int = 0) -> list[dict[str, Any]]:
-        """A split's tasks with their opening `messages` (train tasks: `n` from `start`)."""
-        params: dict[str, Any] = {"split": split}
-        if n is not None:
-            params.update(n=n, start=start)
-        query = urllib.parse.urlencode(params)
-        return self._request("GET", f"/v1/scenarios/{_quote(scenario)}/tasks?{query}")["tasks"]
+        """A split's tasks with their opening `messages` (train tasks: `n` from `start`), listed a page of
+        at most `_TASKS_PER_LISTING` at a time (the server's limit, which keeps each listing short)."""
+        path = f"/v1/scenarios/{_quote(scenario)}/tasks"
+        if n is None:
+            return self._request("GET", f"{path}?{urllib.parse.urlencode({'split': split})}")["tasks"]
+        tasks: list[dict[str, Any]] = []
+        while len(tasks) < n:
+            asked = min(_TASKS_PER_LISTING, n - len(tasks))
+            query = urllib.parse.urlencode({"split": split, "n": asked, "start": start + len(tasks)})
+            page = self._request("GET", f"{path}?{query}")["tasks"]
+            tasks += page
+            if len(page) < asked:  # the split ends here (eval's is fixed)
+                break
+        return tasks
 
     def create_session(
         self,

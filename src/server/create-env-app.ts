@@ -27,9 +27,20 @@ export interface EnvAppOptions {
   token?: string | null;
 }
 
+/**
+ * Most tasks one listing builds (each one's opening is made, synchronously): enough for a page, few enough
+ * that a listing never holds the server for long (a workflow task takes ~20 ms). Page with `start`.
+ */
+export const MAX_TASKS_PER_LISTING = 100;
+
 const taskQuery = z.strictObject({
   split: z.enum(["eval", "train"]).default("eval"),
-  n: z.coerce.number().int().min(1).max(100_000).optional(),
+  n: z.coerce
+    .number()
+    .int()
+    .min(1)
+    .max(MAX_TASKS_PER_LISTING, `at most ${MAX_TASKS_PER_LISTING} tasks a listing: page with start`)
+    .optional(),
   start: z.coerce.number().int().min(0).max(1_000_000_000).default(0),
 });
 
