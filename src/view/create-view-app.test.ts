@@ -135,6 +135,15 @@ describe("atlas-gym view app", () => {
     const at = start.headers.get("location")!;
     const call = (fields: Record<string, string>) => app.request(`${at}/call`, form(fields));
     expect((await app.request("/play", form({ scenario: "x", split: "dev", index: "-1" }))).status).toBe(400);
+    // A task index as the env server takes one: digits, within 2^53.
+    for (const index of ["1e300", "0x10", "", "9007199254740993", "1.5"]) {
+      const refused = await app.request(
+        "/play",
+        form({ scenario: "jira-transition-v1", split: "train", index }),
+      );
+      expect(refused.status, index).toBe(400);
+      expect(await text(refused)).toContain("task index must be a non-negative integer");
+    }
     const bad = await call({ tool: "jira_search_issues", "arg.maxResults": "many" });
     expect(bad.status).toBe(400);
     expect(await text(bad)).toContain("maxResults: &#39;many&#39; is not an integer");

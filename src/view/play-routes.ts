@@ -35,14 +35,14 @@ export function addPlayRoutes(app: Hono, playOut: string, now?: () => Date): voi
 
   app.post("/play", async (c) => {
     const form = await formOf(c);
-    const index = Number(form.index);
+    // Digits only (as the env server takes a task index): not "", "1e3", "0x10" or past 2^53.
+    const index = /^\d+$/.test(form.index ?? "") ? Number(form.index) : Number.NaN;
     const tools = form.tools ?? "default";
     const reward = (form.reward ?? "paper") as RewardMode;
     const problems = [
       !["eval", "train"].includes(form.split ?? "") &&
         `split must be eval or train, got '${form.split ?? ""}'`,
-      !(Number.isInteger(index) && index >= 0) &&
-        `task index must be a non-negative integer, got '${form.index ?? ""}'`,
+      !Number.isSafeInteger(index) && `task index must be a non-negative integer, got '${form.index ?? ""}'`,
       !isToolSetName(tools) && `unknown tool set '${tools}'`,
       !REWARD_MODES.includes(reward) && `unknown reward mode '${reward}'`,
     ].filter((p): p is string => typeof p === "string");
