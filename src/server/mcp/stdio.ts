@@ -2,7 +2,8 @@
  * MCP over stdio, for `atlas-gym mcp`: either a server for a local binding, or a bridge that relays
  * every JSON-RPC message between stdio and the `/mcp` endpoint of a running `atlas-gym serve` (how a
  * stdio client reaches an env-server session, whose episode lives in that process). Both end when the
- * client closes stdin. stdout carries only the protocol.
+ * client closes stdin (or a line overflows the transport's buffer: exit code 1). stdout carries only the
+ * protocol.
  */
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
@@ -14,7 +15,7 @@ import type { McpBinding } from "./mcp-binding.ts";
 export async function serveStdio(binding: McpBinding): Promise<void> {
   const server = createMcpServer(binding);
   const transport = new StdioServerTransport();
-  const closed = untilStdinEnds();
+  const closed = untilClosed(transport);
   await server.connect(transport);
   await closed;
   await server.close();
@@ -42,7 +43,7 @@ export async function bridgeStdio(url: URL, token?: string): Promise<void> {
     void local.send(message);
   };
   remote.onerror = (error) => console.error(`atlas-gym mcp: ${error.message}`);
-  const closed = untilStdinEnds();
+  const closed = untilClosed(local);
   await remote.start();
   await local.start();
   await closed;
@@ -50,9 +51,29 @@ export async function bridgeStdio(url: URL, token?: string): Promise<void> {
   await Promise.all([remote.close(), local.close()]);
 }
 
-function untilStdinEnds(): Promise<void> {
+/**
+ * Settles when stdin ends or the transport closes itself: on a line past its read buffer (10 MiB) it
+ * stops reading, and the process then ends with the reason on stderr and exit code 1 instead of dying
+ * silently on a promise that never settles. A line that is not JSON, or not a JSON-RPC message, gets a
+ * JSON-RPC error (id null: none can be read from it) instead of no answer, and the reason on stderr.
+ */
+function untilClosed(transport: StdioServerTransport): Promise<void> {
   return new Promise((resolve) => {
     process.stdin.once("end", resolve);
     process.stdin.once("close", resolve);
+    transport.onclose = () => resolve();
+    transport.onerror = (error) => {
+      console.error(`atlas-gym mcp: ${error.message}`);
+      if (/exceeded maximum size/.test(error.message)) {
+        process.exitCode = 1;
+        return;
+      }
+      const parse = error instanceof SyntaxError;
+      void transport.send({
+        jsonrpc: "2.0",
+        id: null,
+        error: { code: parse ? -32700 : -32600, message: parse ? "Parse error" : "Invalid Request" },
+      } as unknown as JSONRPCMessage);
+    };
   });
 }
