@@ -198,6 +198,34 @@ describe("idempotency keys", () => {
     }
   });
 
+  it("replays REST writes their API version refused before translating them, the session whole", async () => {
+    // A Jira v2 comment or edit whose wiki text is not a string, a Confluence v1 title that is a number:
+    // calls that never ran, so the journal keeps their answers instead of running v3 on the raw input.
+    const dir = mkdtempSync(join(tmpdir(), "atlas-idem-"));
+    const before = createGymHandler({ seed: 1, journal: dir });
+    const sid = await openSession(before);
+    const v2 = `/s/${sid}/rest/api/2/issue/ENG-1/comment`;
+    const refused = await send(before, "POST", v2, { body: { x: 1 } }, "fix-me");
+    expect(refused.status).toBe(400);
+    expect(refused.text).toMatch(/must be a string/);
+    const page = await send(before, "POST", `/s/${sid}/wiki/rest/api/content`, { type: "page", title: 5 });
+    expect(page.status).toBe(400);
+    const edit = await send(before, "PUT", `/s/${sid}/rest/api/2/issue/ENG-1`, {
+      fields: { description: { x: 1 } },
+    });
+    expect(edit.status).toBe(400);
+    expect((await send(before, "POST", v2, { body: "now *right*" }, "fix-me")).status).toBe(201);
+    const trace = (await send(before, "GET", `/v1/sessions/${sid}/trace`)).text;
+    expect(JSON.parse(trace).calls).toHaveLength(4);
+    before.journal?.close(); // abandoned here, as after kill -9
+
+    const after = createGymHandler({ seed: 1, journal: dir });
+    expect(after.restored?.restored).toEqual([sid]);
+    expect((await send(after, "GET", `/v1/sessions/${sid}/trace`)).text).toBe(trace);
+    expect((await send(after, "POST", v2, { body: "now *right*" }, "fix-me")).replayed).toBe("true");
+    after.journal?.close();
+  });
+
   it("keeps the first answers across a restart from the journal", async () => {
     const dir = mkdtempSync(join(tmpdir(), "atlas-idem-"));
     const before = createGymHandler({ seed: 1, journal: dir });
