@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { authorize } from "./authorize.ts";
+import { sessionApiToken } from "./session-token.ts";
 
 const basic = (email: string, token: string) =>
   `Basic ${Buffer.from(`${email}:${token}`).toString("base64")}`;
@@ -44,5 +45,26 @@ describe("the auth decision", () => {
       ok: true,
       email: "bob@example.com",
     });
+  });
+
+  it("accepts a session's API token only within that session's scope, the server's token anywhere", () => {
+    const policy = { token: "s3cret" };
+    const a = sessionApiToken("s3cret", "ses-a");
+    expect(a).toBe(sessionApiToken("s3cret", "ses-a")); // derived, so the same after a restart
+    expect(a).not.toBe(sessionApiToken("s3cret", "ses-b"));
+    expect(a).not.toBe(sessionApiToken("other", "ses-a"));
+    expect(authorize(`Bearer ${a}`, policy, "ses-a")).toEqual({ ok: true, email: null, session: "ses-a" });
+    expect(authorize(basic("agent@example.com", a), policy, "ses-a")).toEqual({
+      ok: true,
+      email: "agent@example.com",
+      session: "ses-a",
+    });
+    expect(authorize(`Bearer ${a}`, policy, "ses-b")).toMatchObject({ ok: false, reason: "wrong" });
+    expect(authorize(`Bearer ${a}`, policy)).toMatchObject({ ok: false, reason: "wrong" });
+    expect(authorize(`Bearer ${a}`, policy, null)).toMatchObject({ ok: false, reason: "wrong" });
+    // Without a server token there is no session token (--auth alone), and the token is not scoped.
+    const credentials = { email: "agent@example.com", apiToken: "abc" };
+    expect(authorize(basic("agent@example.com", a), { credentials }, "ses-a").ok).toBe(false);
+    expect(authorize("Bearer s3cret", policy, "ses-b")).toEqual({ ok: true, email: null });
   });
 });

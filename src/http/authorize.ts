@@ -7,9 +7,15 @@
  * (`Authorization: Basic base64(<email>:<token>)`, what real Jira/Confluence clients send: any site
  * user's email, which picks the acting user). With `serve --auth` the printed Basic credentials are
  * accepted too. With neither configured, everything is open (the server then listens on loopback only).
+ *
+ * A session's API token (session-token.ts, derived from the server's token) is accepted the same two ways,
+ * but only for a request within that session's scope (`session`: its site `/s/<id>/...`, or `/mcp` bound
+ * to it; see src/server/session-scope.ts): it opens an agent's way to its own episode and nothing else,
+ * not the trainer's `/v1` (whose trace holds the expectation), another session, or any other site.
  */
 import { type Credentials, decodeBasic } from "./basic-auth.ts";
 import { sameSecret } from "./bearer.ts";
+import { sessionApiToken } from "./session-token.ts";
 
 export interface AuthPolicy {
   /** The server's token (`--token`): accepted as a bearer token or as a Basic API token. */
@@ -23,6 +29,8 @@ export type AuthDecision =
       ok: true;
       /** The email of Basic auth (it picks the acting user on the REST facade); null otherwise. */
       email: string | null;
+      /** Set when the caller proved only a session's API token: the one session it may use. */
+      session?: string;
     }
   | {
       ok: false;
@@ -36,17 +44,32 @@ export function isLocked(policy: AuthPolicy): boolean {
   return Boolean(policy.token) || Boolean(policy.credentials);
 }
 
-/** The decision for one request's `Authorization` header. */
-export function authorize(header: string | null | undefined, policy: AuthPolicy): AuthDecision {
+/**
+ * The decision for one request's `Authorization` header. `session` is the env session the request is
+ * confined to (its scope), if any: only then is that session's API token accepted as well.
+ */
+export function authorize(
+  header: string | null | undefined,
+  policy: AuthPolicy,
+  session?: string | null,
+): AuthDecision {
   const basic = decodeBasic(header);
   if (!isLocked(policy)) return { ok: true, email: basic?.email ?? null };
   if (!header) return refuse("missing", policy);
   const { token, credentials } = policy;
   const bearer = /^Bearer\s+(.+)$/i.exec(header)?.[1]?.trim();
-  if (bearer !== undefined) return token && sameSecret(bearer, token) ? ok(null) : refuse("wrong", policy);
-  if (!basic) return refuse("wrong", policy);
-  if (token && sameSecret(basic.apiToken, token)) return ok(basic.email);
-  if (credentials && basic.email === credentials.email && sameSecret(basic.apiToken, credentials.apiToken))
+  const secret = bearer ?? basic?.apiToken;
+  if (secret === undefined) return refuse("wrong", policy);
+  const email = basic?.email ?? null;
+  if (token && sameSecret(secret, token)) return ok(email);
+  if (token && session && sameSecret(secret, sessionApiToken(token, session)))
+    return { ok: true, email, session };
+  if (
+    basic &&
+    credentials &&
+    basic.email === credentials.email &&
+    sameSecret(basic.apiToken, credentials.apiToken)
+  )
     return ok(basic.email);
   return refuse("wrong", policy);
 }

@@ -6,7 +6,9 @@
 import { createCloudClient, isApiError } from "jira.js";
 import { describe, expect, it } from "vitest";
 import { isLoopback } from "../http/listen-guard.ts";
+import { sessionApiToken } from "../http/session-token.ts";
 import { surfaceOf } from "./auth-gate.ts";
+import { sessionScope } from "./session-scope.ts";
 import { createGymHandler, startGymServer } from "./start-gym-server.ts";
 
 const TOKEN = "s3cret-token";
@@ -126,5 +128,212 @@ describe("the auth gate of atlas-gym serve", () => {
     expect(["0.0.0.0", "::", "10.0.0.5", "example.com", "127.0.0.1.example.com"].some(isLoopback)).toBe(
       false,
     );
+  });
+});
+
+/**
+ * A session's API token (`rest_api_token` of its opening) is what an agent's tools get: it opens that
+ * session's own site and `/mcp` bound to it, and nothing else (not the trainer's `/v1`, whose trace holds
+ * the expectation; not another session, the root site, an ad-hoc site or unbound MCP).
+ */
+describe("a session's API token", () => {
+  type Fetch = (r: Request) => Response | Promise<Response>;
+  async function open(fetch: Fetch, authorization = `Bearer ${TOKEN}`) {
+    const res = await fetch(
+      new Request("http://gym.test/v1/sessions", {
+        method: "POST",
+        headers: { authorization, "content-type": "application/json" },
+        body: JSON.stringify({ task_id: "jira-transition-v1/eval/0" }),
+      }),
+    );
+    expect(res.status).toBe(200);
+    return (await res.json()) as { session_id: string; rest_base_url: string; rest_api_token: string | null };
+  }
+  const call = (fetch: Fetch, path: string, authorization: string, init: RequestInit = {}) =>
+    fetch(
+      new Request(`http://gym.test${path}`, {
+        ...init,
+        headers: { authorization, "content-type": "application/json", ...(init.headers ?? {}) },
+      }),
+    );
+  const mcpInit = JSON.stringify({
+    jsonrpc: "2.0",
+    id: 1,
+    method: "initialize",
+    params: { protocolVersion: "2025-03-26", capabilities: {}, clientInfo: { name: "t", version: "1" } },
+  });
+  const mcpHeaders = { accept: "application/json, text/event-stream" };
+
+  it("is given in the opening, next to rest_base_url, derived from the token and the session id", async () => {
+    const handler = createGymHandler({ seed: 1, token: TOKEN });
+    const a = await open(handler.fetch);
+    const b = await open(handler.fetch, basic("trainer@example.com", TOKEN));
+    expect(a.rest_base_url).toBe(`http://gym.test/s/${a.session_id}`);
+    expect(a.rest_api_token).toBe(sessionApiToken(TOKEN, a.session_id));
+    expect(a.rest_api_token).toMatch(/^[A-Za-z0-9_-]{32}$/);
+    expect(b.rest_api_token).not.toBe(a.rest_api_token);
+    expect(a.rest_api_token).not.toContain(TOKEN);
+    // A replayed opening (same Idempotency-Key) carries it too.
+    const keyedOpen = () =>
+      handler.fetch(
+        new Request("http://gym.test/v1/sessions", {
+          method: "POST",
+          headers: { authorization: `Bearer ${TOKEN}`, "idempotency-key": "k1" },
+          body: JSON.stringify({ task_id: "jira-transition-v1/eval/0" }),
+        }),
+      );
+    const first = (await (await keyedOpen()).json()) as { session_id: string; rest_api_token: string };
+    const again = await keyedOpen();
+    expect(again.headers.get("idempotent-replayed")).toBe("true");
+    expect(await again.json()).toEqual(first);
+    expect(first.rest_api_token).toBe(sessionApiToken(TOKEN, first.session_id));
+    // Without a token there is nothing to derive it from: null.
+    const open_ = createGymHandler({ seed: 1 });
+    expect((await open(open_.fetch, "Bearer anything")).rest_api_token).toBeNull();
+  });
+
+  it("opens its own site over REST (Basic with any email, and Bearer), in every API version", async () => {
+    const handler = createGymHandler({ seed: 1, token: TOKEN });
+    const { session_id: sid, rest_api_token } = await open(handler.fetch);
+    const st = rest_api_token!;
+    const myself = await call(handler.fetch, `/s/${sid}/rest/api/3/myself`, basic("agent@example.com", st));
+    expect(myself.status).toBe(200);
+    expect(((await myself.json()) as { emailAddress: string }).emailAddress).toBe("agent@example.com");
+    expect((await call(handler.fetch, `/s/${sid}/rest/api/2/issue/ENG-1`, `Bearer ${st}`)).status).toBe(200);
+    expect((await call(handler.fetch, `/s/${sid}/wiki/api/v2/spaces`, `Bearer ${st}`)).status).toBe(200);
+    // The same session spelled with a percent-encoded hyphen, as the router decodes it.
+    const encoded = sid.replace("-", "%2D");
+    expect((await call(handler.fetch, `/s/${encoded}/rest/api/3/issue/ENG-1`, `Bearer ${st}`)).status).toBe(
+      200,
+    );
+    const comment = await call(
+      handler.fetch,
+      `/s/${sid}/rest/api/2/issue/ENG-1/comment`,
+      basic("a@b.c", st),
+      {
+        method: "POST",
+        body: JSON.stringify({ body: "done" }),
+      },
+    );
+    expect(comment.status).toBe(201);
+    expect(handler.sessions.get(sid).episode.calls.length).toBeGreaterThanOrEqual(5);
+  });
+
+  it("is refused everywhere else: /v1, other sessions' sites (any spelling), the root site, ad-hoc sites, unbound MCP", async () => {
+    const handler = createGymHandler({ seed: 1, token: TOKEN });
+    const a = await open(handler.fetch);
+    const b = await open(handler.fetch);
+    const st = a.rest_api_token!;
+    const before = handler.sessions.get(b.session_id).episode.site.hash();
+    const refused: [string, string, RequestInit?][] = [
+      ["GET", "/v1/sessions"],
+      ["GET", `/v1/sessions/${a.session_id}/trace`],
+      ["POST", `/v1/sessions/${a.session_id}/score`, { method: "POST", body: "{}" }],
+      ["DELETE", `/v1/sessions/${a.session_id}`, { method: "DELETE" }],
+      [
+        "POST",
+        "/v1/sessions",
+        { method: "POST", body: JSON.stringify({ task_id: "jira-transition-v1/eval/0" }) },
+      ],
+      ["GET", `/v1/live/sessions/${a.session_id}`],
+      ["GET", "/v1/scenarios"],
+      ["GET", `/s/${b.session_id}/rest/api/3/issue/ENG-1`],
+      ["GET", `/s/${b.session_id.replace("-", "%2D")}/rest/api/3/issue/ENG-1`],
+      ["GET", `/s/${b.session_id.replace("ses", "%73%65%73")}/rest/api/3/issue/ENG-1`],
+      ["GET", `/%73/${b.session_id}/rest/api/3/issue/ENG-1`],
+      ["POST", `/s/${b.session_id}/rest/api/3/issue/ENG-1/comment`, { method: "POST", body: '{"body":"x"}' }],
+      ["GET", "/rest/api/3/myself"],
+      ["GET", "/wiki/api/v2/spaces"],
+      ["GET", "/s/my-sandbox/rest/api/3/myself"],
+      ["POST", "/mcp", { method: "POST", body: mcpInit, headers: mcpHeaders }],
+      ["POST", `/mcp?session=${b.session_id}`, { method: "POST", body: mcpInit, headers: mcpHeaders }],
+      [
+        "POST",
+        `/mcp?session=${b.session_id}&session=${a.session_id}`,
+        { method: "POST", body: mcpInit, headers: mcpHeaders },
+      ],
+    ];
+    for (const [, path, init] of refused)
+      for (const authorization of [`Bearer ${st}`, basic("agent@example.com", st)]) {
+        const res = await call(handler.fetch, path, authorization, init);
+        expect(res.status, `${path} ${authorization}`).toBe(401);
+      }
+    expect(handler.sessions.size).toBe(2);
+    expect(handler.sessions.get(b.session_id).episode.calls).toHaveLength(0);
+    expect(handler.sessions.get(b.session_id).episode.site.hash()).toBe(before);
+    // The server's token keeps working everywhere.
+    for (const path of [
+      "/v1/sessions",
+      `/v1/sessions/${a.session_id}/trace`,
+      `/s/${b.session_id}/rest/api/3/myself`,
+      "/rest/api/3/myself",
+    ])
+      expect((await call(handler.fetch, path, `Bearer ${TOKEN}`)).status, path).toBe(200);
+    const trace = await call(handler.fetch, `/v1/sessions/${a.session_id}/trace`, basic("t@e.com", TOKEN));
+    expect((await trace.json()) as object).toHaveProperty("expectation");
+  });
+
+  it("opens /mcp bound to its own session", async () => {
+    const handler = createGymHandler({ seed: 1, token: TOKEN });
+    const { session_id: sid, rest_api_token } = await open(handler.fetch);
+    const res = await call(handler.fetch, `/mcp?session=${sid}`, `Bearer ${rest_api_token}`, {
+      method: "POST",
+      body: mcpInit,
+      headers: mcpHeaders,
+    });
+    expect(res.status).toBe(200);
+    expect(res.headers.get("mcp-session-id")).toBeTruthy();
+    // Another env session's MCP session (its id learned somehow) is not reached under this one's scope.
+    const other = await open(handler.fetch);
+    const theirs = await call(handler.fetch, `/mcp?session=${other.session_id}`, `Bearer ${TOKEN}`, {
+      method: "POST",
+      body: mcpInit,
+      headers: mcpHeaders,
+    });
+    const list = JSON.stringify({ jsonrpc: "2.0", id: 2, method: "tools/list" });
+    const headers = { ...mcpHeaders, "mcp-session-id": theirs.headers.get("mcp-session-id")! };
+    const across = await call(handler.fetch, `/mcp?session=${sid}`, `Bearer ${rest_api_token}`, {
+      method: "POST",
+      body: list,
+      headers: { ...headers, "mcp-protocol-version": "2025-03-26" },
+    });
+    expect(across.status).toBe(404);
+    await handler.mcp.close();
+  });
+
+  it("is scoped from the request as the server routes it", () => {
+    const scope = (path: string) => sessionScope(new Request(`http://gym.test${path}`));
+    expect(scope("/s/ses-1/rest/api/3/myself")).toBe("ses-1");
+    expect(scope("/s/ses%2D1/rest/api/3/myself")).toBe("ses-1");
+    expect(scope("/%73/ses-1")).toBe("ses-1");
+    expect(scope("/s/ses-1%2F..%2Fses-2/rest")).toBe("ses-1%2F..%2Fses-2");
+    expect(scope("/mcp?tools=rovo&session=ses-1")).toBe("ses-1");
+    expect(scope("/mcp")).toBeNull();
+    expect(scope("/mcp?session=")).toBeNull();
+    expect(scope("/v1/sessions/ses-1/trace")).toBeNull();
+    expect(scope("/s/sandbox/rest/api/3/myself")).toBeNull();
+    expect(scope("/rest/api/3/myself")).toBeNull();
+    expect(scope("/health")).toBeNull();
+  });
+
+  it("serves jira.js on its own site, and only there", async () => {
+    const server = await startGymServer({ port: 0, seed: 1, token: TOKEN });
+    try {
+      const opened = await open((r) => fetch(r.url.replace("http://gym.test", server.url), r));
+      const other = await open((r) => fetch(r.url.replace("http://gym.test", server.url), r));
+      const auth = { type: "basic" as const, email: "agent@example.com", apiToken: opened.rest_api_token! };
+      expect(opened.rest_base_url.startsWith(server.url)).toBe(true);
+      const jira = createCloudClient({ host: opened.rest_base_url, auth });
+      expect((await jira.issues.getIssue({ issueIdOrKey: "ENG-1", fields: ["summary"] })).key).toBe("ENG-1");
+      const elsewhere = createCloudClient({ host: `${server.url}/s/${other.session_id}`, auth });
+      const refused = await elsewhere.issues.getIssue({ issueIdOrKey: "ENG-1" }).catch((e: unknown) => e);
+      expect(isApiError(refused) && refused.status).toBe(401);
+      const trace = await fetch(`${server.url}/v1/sessions/${opened.session_id}/trace`, {
+        headers: { authorization: `Bearer ${opened.rest_api_token}` },
+      });
+      expect(trace.status).toBe(401);
+    } finally {
+      await server.close();
+    }
   });
 });

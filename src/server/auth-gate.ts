@@ -5,13 +5,25 @@
  * request is answered 401 in its surface's own shape (the vendor's error body on REST, `{error, code}` on
  * `/v1`, a JSON-RPC error on `/mcp`) and changes nothing. `GET /health` stays open for liveness probes but
  * tells an unauthenticated caller only that the server is up.
+ *
+ * The server's token opens every door. A session's API token (`rest_api_token` of its opening, see
+ * src/http/session-token.ts) opens only that session's own doors, its site `/s/<id>/...` and `/mcp` bound
+ * to it (session-scope.ts): what an agent's tools are given, so that they cannot reach the trainer's
+ * `/v1` (the trace holds the expectation), other sessions, or other sites.
  */
-import { type AuthPolicy, authorize, isLocked, VENDOR_UNAUTHENTICATED } from "../http/authorize.ts";
+import {
+  type AuthDecision,
+  type AuthPolicy,
+  authorize,
+  isLocked,
+  VENDOR_UNAUTHENTICATED,
+} from "../http/authorize.ts";
 import { dialectForPath } from "../http/dialect.ts";
 import { rememberAccepted } from "../http/remembered-auth.ts";
 import { pathOf } from "../http/url-parts.ts";
 import { dialectError } from "../sandbox/api-error.ts";
 import { VERSION } from "../version.ts";
+import { sessionScope } from "./session-scope.ts";
 
 type Fetch = (request: Request) => Response | Promise<Response>;
 
@@ -24,12 +36,32 @@ export function surfaceOf(path: string): Surface {
   return /^\/v1(\/|$)/.test(path) ? "env" : "rest";
 }
 
+/** Most sessions whose accepted headers the gate keeps at once (started over when full). */
+const MAX_SCOPES = 1024;
+
 /** Wraps a fetch handler so that every request passes the auth decision first. */
 export function gateRequests(policy: AuthPolicy, fetch: Fetch): Fetch {
   if (!isLocked(policy)) return fetch;
+  const { token } = policy;
   const decide = rememberAccepted((header) => authorize(header, policy));
+  const scopes = new Map<string, ReturnType<typeof rememberAccepted<AuthDecision>>>();
+  const decideIn = (session: string) => {
+    let scoped = scopes.get(session);
+    if (scoped === undefined) {
+      if (scopes.size >= MAX_SCOPES) scopes.clear();
+      scoped = rememberAccepted((header) => authorize(header, policy, session));
+      scopes.set(session, scoped);
+    }
+    return scoped;
+  };
   return (request) => {
-    const decision = decide(request.headers.get("authorization"));
+    const header = request.headers.get("authorization");
+    let decision = decide(header);
+    // Not the server's credentials: a session's API token, within that session's scope only.
+    if (!decision.ok && token) {
+      const session = sessionScope(request);
+      if (session !== null) decision = decideIn(session)(header);
+    }
     if (decision.ok) return fetch(request);
     const path = pathOf(request.url);
     return refusal(surfaceOf(path), path, decision.reason, decision.hint);

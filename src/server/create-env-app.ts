@@ -25,6 +25,11 @@ export interface EnvAppOptions {
   tasks?: TaskSource;
   /** When set, /v1 routes require the token (bearer, or Basic API token); `serve` gates before this. */
   token?: string | null;
+  /**
+   * The server's token when a gate in front checks it (`serve`): what each opening's `rest_api_token`
+   * is derived from (src/http/session-token.ts). Default: `token`.
+   */
+  serverToken?: string | null;
 }
 
 /**
@@ -44,7 +49,12 @@ const taskQuery = z.strictObject({
   start: z.coerce.number().int().min(0).max(1_000_000_000).default(0),
 });
 
-export function createEnvApp({ sessions, tasks = createTaskSource(), token }: EnvAppOptions): Hono {
+export function createEnvApp({
+  sessions,
+  tasks = createTaskSource(),
+  token,
+  serverToken = token,
+}: EnvAppOptions): Hono {
   const app = new Hono();
   app.onError((error, c) => errorResponse(c, error));
   app.notFound((c) =>
@@ -106,7 +116,7 @@ export function createEnvApp({ sessions, tasks = createTaskSource(), token }: En
     });
   });
 
-  addSessionRoutes(app, sessions, tasks);
+  addSessionRoutes(app, sessions, tasks, serverToken ?? null);
   addLiveRoutes(app, sessions);
   return app;
 }

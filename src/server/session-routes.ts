@@ -7,6 +7,7 @@
  */
 import type { Hono } from "hono";
 import { z } from "zod";
+import { sessionApiToken } from "../http/session-token.ts";
 import { REWARD_MODES } from "../reward/score.ts";
 import type { ToolCallResult } from "../tools/tool-call-result.ts";
 import { keyed, keyOf, REPLAYED_HEADER } from "./idempotency.ts";
@@ -40,7 +41,13 @@ const scoreBody = z.strictObject({
   mode: z.enum(REWARD_MODES).optional(),
 });
 
-export function addSessionRoutes(app: Hono, store: SessionStore, tasks: TaskSource): void {
+/** `serverToken`: the server's token, from which each opening's `rest_api_token` is derived (null: none). */
+export function addSessionRoutes(
+  app: Hono,
+  store: SessionStore,
+  tasks: TaskSource,
+  serverToken: string | null = null,
+): void {
   app.get("/v1/sessions", (c) => {
     const now = store.now();
     return c.json({
@@ -63,7 +70,11 @@ export function addSessionRoutes(app: Hono, store: SessionStore, tasks: TaskSour
     const key = keyOf(c.req.raw.headers);
     const keyedOpen = key === null ? undefined : keyed(key, "open", request);
     const opened = openSession(store, tasks, request, new URL(c.req.url).origin, undefined, keyedOpen);
-    return c.json(opened.opening, 200, opened.replayed ? { [REPLAYED_HEADER]: "true" } : {});
+    // Beside `rest_base_url`: the session's own API token for it (null on a server without a token),
+    // what the agent's tools get instead of the server's token; never kept or journaled (it is derived).
+    const apiToken = serverToken ? sessionApiToken(serverToken, opened.session.id) : null;
+    const answer = { ...opened.opening, rest_api_token: apiToken };
+    return c.json(answer, 200, opened.replayed ? { [REPLAYED_HEADER]: "true" } : {});
   });
 
   app.post("/v1/sessions/:sid/tools/:name", async (c) => {

@@ -107,7 +107,7 @@ export function createGymHandler(options: Omit<GymServerOptions, "port" | "host"
       options.observe?.(op, result, request);
     },
   });
-  const env = createEnvApp({ sessions, tasks });
+  const env = createEnvApp({ sessions, tasks, serverToken: options.token });
   const envFetch = withToolCallFastPath(sessions, env.fetch);
   const restFetch = guardSessionSites(sessions, rest.fetch);
   // `/mcp`: the MCP Streamable HTTP endpoint (free sandboxes, or bound to these sessions with ?session=).

@@ -211,7 +211,10 @@ export function createMcpHttpHandler(options: McpHttpOptions): McpHttpHandler {
       if (body instanceof Response) return body;
       if (id === null) return open(request, body);
       const entry = entries.get(id);
-      if (!entry)
+      // An MCP session is reached only under the env session it is bound to (as the gate scoped the
+      // request, src/server/session-scope.ts): `?session=A` never reaches one bound elsewhere or unbound.
+      const scope = new URL(request.url).searchParams.get("session");
+      if (!entry || (scope && entry.session?.id !== scope))
         return rpcError(404, -32001, "Session not found: it was closed or reaped; initialize again.");
       entry.lastUsed = clock();
       // Any request on an MCP session bound to an env session (a tools/list too) keeps that one alive.
