@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { adfToWiki } from "./adf-to-wiki.ts";
 import type { AdfNode } from "./types.ts";
 import { validateAdf } from "./validate.ts";
-import { wikiToAdf } from "./wiki-to-adf.ts";
+import { MAX_LIST_DEPTH, wikiToAdf } from "./wiki-to-adf.ts";
 
 const t = (text: string, ...marks: AdfNode["marks"] & object): AdfNode =>
   marks.length ? { type: "text", text, marks } : { type: "text", text };
@@ -171,5 +171,29 @@ describe("round trip over the documented subset", () => {
     expect(validateAdf(adf)).toBeNull();
     expect(adfToWiki(adf)).toBe(wiki);
     expect(wikiToAdf(adfToWiki(adf))).toEqual(adf);
+  });
+});
+
+describe("wikiToAdf on hostile input (linear time, bounded nesting)", () => {
+  // A million characters: quadratic parsing (7 s at 100k, ~4x per doubling) would take many minutes,
+  // past the test runner's timeout; linear parsing takes tens of milliseconds.
+  it("reads a million characters of unclosed openers as one text node", () => {
+    for (const wiki of ["[".repeat(1_000_000), "{{".repeat(500_000), "[a|".repeat(350_000)])
+      expect(wikiToAdf(wiki)).toEqual(doc(p(t(wiki))));
+  });
+
+  it("parses many emphasis runs without recursing per match", () => {
+    const adf = wikiToAdf(`${"*_".repeat(100_000)}x`);
+    expect(adf.content).toHaveLength(1);
+    expect(adf.content[0]!.content!.length).toBeGreaterThan(50_000);
+  });
+
+  it("keeps a list deeper than MAX_LIST_DEPTH as text, and reads one at the limit as a list", () => {
+    const deep = `${"*".repeat(MAX_LIST_DEPTH + 1)} x`;
+    expect(wikiToAdf(deep).content.map((n) => n.type)).toEqual(["paragraph"]);
+    expect(() => JSON.stringify(wikiToAdf(`${"*".repeat(20_000)} x`))).not.toThrow();
+    const atLimit = wikiToAdf(`${"*".repeat(MAX_LIST_DEPTH)} x`);
+    expect(atLimit.content[0]!.type).toBe("bulletList");
+    expect(validateAdf(atLimit)).toBeNull();
   });
 });

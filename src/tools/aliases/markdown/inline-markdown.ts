@@ -12,11 +12,18 @@ const WORD = /[\p{L}\p{N}]/u;
 
 /** The ADF inline nodes of one paragraph or heading's text. */
 export function parseInline(text: string): AdfNode[] {
-  return merge(inline(text, []));
+  return merge(inline(text, [], 0));
 }
 
-function inline(text: string, marks: Mark[]): AdfNode[] {
+/**
+ * Deepest nesting of emphasis and link text read as marks; delimiters nested deeper stay text. Real text
+ * never comes close, and the bound keeps the parse off the call stack's limit and linear in the input.
+ */
+export const MAX_INLINE_DEPTH = 50;
+
+function inline(text: string, marks: Mark[], depth: number): AdfNode[] {
   const out: AdfNode[] = [];
+  const context: Context = { text, depth, brackets: null };
   let plain = "";
   const flush = () => {
     if (plain !== "") out.push(textNode(plain, marks));
@@ -30,10 +37,10 @@ function inline(text: string, marks: Mark[]): AdfNode[] {
       i += 2;
       continue;
     }
-    const span = matchSpan(text, i, marks);
+    const span = matchSpan(context, i, marks);
     if (span) {
       flush();
-      out.push(...span.nodes);
+      for (const node of span.nodes) out.push(node);
       i = span.end;
       continue;
     }
@@ -44,16 +51,25 @@ function inline(text: string, marks: Mark[]): AdfNode[] {
   return out;
 }
 
+interface Context {
+  text: string;
+  depth: number;
+  /** For each `[`, the index of the `]` that closes it (-1: none), found in one pass when first needed. */
+  brackets: Int32Array | null;
+}
+
 interface Span {
   nodes: AdfNode[];
   end: number;
 }
 
 /** A code span, link, autolink or emphasis that starts at `i`, if one closes. */
-function matchSpan(text: string, i: number, marks: Mark[]): Span | null {
+function matchSpan(context: Context, i: number, marks: Mark[]): Span | null {
+  const { text, depth } = context;
   const ch = text[i]!;
   // Jira wiki's user mention, which mcp-atlassian passes through to Jira: [~accountid:5b10...].
-  const mention = /^\[~accountid:([^\]\s]+)\]/.exec(text.slice(i));
+  MENTION.lastIndex = i;
+  const mention = ch === "[" ? MENTION.exec(text) : null;
   if (mention)
     return { nodes: [{ type: "mention", attrs: { id: mention[1]! } }], end: i + mention[0].length };
   if (ch === "`") {
@@ -67,33 +83,48 @@ function matchSpan(text: string, i: number, marks: Mark[]): Span | null {
       end: close + ticks.length,
     };
   }
-  if (ch === "[") return matchLink(text, i, marks);
+  if (depth >= MAX_INLINE_DEPTH) return null;
+  if (ch === "[") return matchLink(context, i, marks);
   if (ch === "<") {
     const auto = /^<((?:https?|mailto):[^\s<>]+)>/.exec(text.slice(i));
     if (!auto) return null;
     return { nodes: [textNode(auto[1]!, [...marks, link(auto[1]!)])], end: i + auto[0].length };
   }
-  if (ch === "*" || ch === "_") return matchEmphasis(text, i, marks);
+  if (ch === "*" || ch === "_") return matchEmphasis(context, i, marks);
   return null;
 }
 
-function matchLink(text: string, i: number, marks: Mark[]): Span | null {
-  let depth = 0;
-  for (let j = i; j < text.length; j++) {
+const MENTION = /\[~accountid:([^\]\s]+)\]/y;
+
+/**
+ * The closing `]` of each `[` (counting nested brackets, a backslash escaping the next character), for
+ * the whole text at once: scanning ahead from every `[` would take time quadratic in a run of them.
+ */
+function bracketsOf(text: string): Int32Array {
+  const closing = new Int32Array(text.length).fill(-1);
+  const open: number[] = [];
+  for (let j = 0; j < text.length; j++) {
     if (text[j] === "\\") j++;
-    else if (text[j] === "[") depth++;
-    else if (text[j] === "]" && --depth === 0) {
-      const target = /^\(\s*<?([^\s()<>]*)>?(?:\s+"[^"]*")?\s*\)/.exec(text.slice(j + 1));
-      if (!target || target[1] === "") return null;
-      const label = text.slice(i + 1, j);
-      const nodes = inline(label === "" ? target[1]! : label, [...marks, link(target[1]!)]);
-      return { nodes, end: j + 1 + target[0].length };
-    }
+    else if (text[j] === "[") open.push(j);
+    else if (text[j] === "]" && open.length > 0) closing[open.pop()!] = j;
   }
-  return null;
+  return closing;
 }
 
-function matchEmphasis(text: string, i: number, marks: Mark[]): Span | null {
+function matchLink(context: Context, i: number, marks: Mark[]): Span | null {
+  const { text } = context;
+  context.brackets ??= bracketsOf(text);
+  const j = context.brackets[i]!;
+  if (j === -1) return null;
+  const target = /^\(\s*<?([^\s()<>]*)>?(?:\s+"[^"]*")?\s*\)/.exec(text.slice(j + 1));
+  if (!target || target[1] === "") return null;
+  const label = text.slice(i + 1, j);
+  const nodes = inline(label === "" ? target[1]! : label, [...marks, link(target[1]!)], context.depth + 1);
+  return { nodes, end: j + 1 + target[0].length };
+}
+
+function matchEmphasis(context: Context, i: number, marks: Mark[]): Span | null {
+  const { text } = context;
   const ch = text[i]!;
   const double = text[i + 1] === ch;
   const delim = double ? ch + ch : ch;
@@ -125,6 +156,7 @@ function matchEmphasis(text: string, i: number, marks: Mark[]): Span | null {
     const inner = inline(
       text.slice(start, j),
       marks.some((m) => m.type === type) ? marks : [...marks, { type }],
+      context.depth + 1,
     );
     return { nodes: inner, end: j + delim.length };
   }

@@ -14,12 +14,20 @@ const RULE = /^ {0,3}([-*_])(?:\s*\1){2,}\s*$/;
 const QUOTE = /^ {0,3}> ?/;
 const ITEM = /^( *)([-*+]|\d{1,9}[.)])( +|$)/;
 
+/**
+ * Deepest nesting of block quotes and lists read as such; a quote or list item nested deeper stays
+ * paragraph text (Markdown has no invalid input). Real text never comes close, and the bound keeps the
+ * recursion off the call stack's limit and the ADF inside the site's 1000-level JSON nesting limit.
+ */
+export const MAX_BLOCK_DEPTH = 100;
+
 export function markdownToAdf(markdown: string): AdfDocument {
   const lines = markdown.replace(/\r\n?/g, "\n").replace(/\t/g, "    ").split("\n");
   return { type: "doc", version: 1, content: blocks(lines) };
 }
 
-function blocks(lines: string[]): AdfNode[] {
+function blocks(lines: string[], depth = 0): AdfNode[] {
+  const nest = depth < MAX_BLOCK_DEPTH;
   const out: AdfNode[] = [];
   let i = 0;
   while (i < lines.length) {
@@ -57,16 +65,19 @@ function blocks(lines: string[]): AdfNode[] {
       i++;
       continue;
     }
-    if (QUOTE.test(line)) {
+    if (nest && QUOTE.test(line)) {
       let j = i;
       while (j < lines.length && QUOTE.test(lines[j]!)) j++;
-      const inner = blocks(lines.slice(i, j).map((l) => l.replace(QUOTE, "")));
+      const inner = blocks(
+        lines.slice(i, j).map((l) => l.replace(QUOTE, "")),
+        depth + 1,
+      );
       if (inner.length > 0) out.push({ type: "blockquote", content: inner });
       i = j;
       continue;
     }
-    if (ITEM.test(line)) {
-      i = list(lines, i, out);
+    if (nest && ITEM.test(line)) {
+      i = list(lines, i, out, depth);
       continue;
     }
     let j = i + 1;
@@ -83,7 +94,7 @@ function startsBlock(line: string): boolean {
 }
 
 /** Parses the list starting at line `start` into `out`; returns the index after it. */
-function list(lines: string[], start: number, out: AdfNode[]): number {
+function list(lines: string[], start: number, out: AdfNode[], depth: number): number {
   const first = ITEM.exec(lines[start]!)!;
   const indent = first[1]!.length;
   const ordered = /\d/.test(first[2]!);
@@ -108,7 +119,7 @@ function list(lines: string[], start: number, out: AdfNode[]): number {
       body.push(next.trim() === "" ? "" : dedent(next, Math.min(contentIndent, indentOf(next))));
       j++;
     }
-    items.push({ type: "listItem", content: itemContent(body) });
+    items.push({ type: "listItem", content: itemContent(body, depth + 1) });
     i = j;
   }
   const startAt = ordered ? Number.parseInt(first[2]!, 10) : 1;
@@ -121,8 +132,8 @@ function list(lines: string[], start: number, out: AdfNode[]): number {
 }
 
 /** An item's blocks; ADF list items hold paragraphs, lists and code blocks, and never nothing. */
-function itemContent(lines: string[]): AdfNode[] {
-  const content = blocks(lines).filter((n) =>
+function itemContent(lines: string[], depth: number): AdfNode[] {
+  const content = blocks(lines, depth).filter((n) =>
     ["paragraph", "bulletList", "orderedList", "codeBlock"].includes(n.type),
   );
   return content.length > 0 ? content : [{ type: "paragraph", content: [] }];
@@ -134,7 +145,7 @@ function paragraphNode(lines: string[]): AdfNode | null {
     const hard = /( {2,}|\\)$/.test(raw) && k < lines.length - 1;
     const text = raw.trim().replace(/\\$/, "");
     if (k > 0 && content.at(-1)?.type !== "hardBreak") content.push({ type: "text", text: " " });
-    content.push(...parseInline(text));
+    for (const node of parseInline(text)) content.push(node);
     if (hard) content.push({ type: "hardBreak" });
   });
   const merged = mergeText(content);

@@ -138,3 +138,21 @@ describe("Jira user mentions in Markdown", () => {
     expect(validateAdf(markdownToAdf("Hi [~accountid:abc123]"))).toBeNull();
   });
 });
+
+describe("Markdown on hostile input (linear time, bounded nesting)", () => {
+  // Scanning ahead from every `[` was quadratic (1.8 s at 40k): a million would take many minutes, past
+  // the test runner's timeout; linear scanning takes about a tenth of a second.
+  it("reads a million unclosed brackets as one text node", () => {
+    const md = "[".repeat(1_000_000);
+    expect(markdownToAdf(md).content).toEqual([p(text(md))]);
+  });
+
+  it("reads deeply nested quotes and emphasis without exhausting the stack", () => {
+    const quotes = markdownToAdf(`${">".repeat(5000)} x`);
+    expect(validateAdf(quotes)).toBeNull();
+    expect(() => JSON.stringify(quotes)).not.toThrow();
+    const emphasis = parseInline(`${"*_".repeat(20_000)}x${"_*".repeat(20_000)}`);
+    expect(emphasis.length).toBeGreaterThan(0);
+    expect(() => markdownToAdf(`${"[".repeat(20_000)}x${"](u)".repeat(20_000)}`)).not.toThrow();
+  });
+});
