@@ -32,7 +32,7 @@ from typing import Any
 
 _MAX_TRACKED_SESSIONS = 65_536
 # Most tasks the server lists at once (src/server/create-env-app.ts MAX_TASKS_PER_LISTING).
-_TASKS_PER_LISTING = 100
+_TASKS_PER_LISTING = 1000
 
 # Error answers that do not say whether the request was applied: a fleet worker stopped, or did not come
 # back, while the request was with it (src/server/fleet/fleet-proxy.ts). Any 5xx is taken the same way

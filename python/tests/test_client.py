@@ -413,8 +413,8 @@ def test_refused_and_unsendable_calls_use_no_number_on_the_real_server(client):
 
 
 def test_a_long_listing_is_taken_page_by_page_on_the_real_server(client):
-    # The server lists at most 100 tasks at a time; the client pages through with `start`.
-    tasks = client.tasks("jira-transition-v1", "train", n=250, start=7)
-    assert [t["index"] for t in tasks] == list(range(7, 257))
+    # The server lists at most 1000 tasks at a time; the client pages through with `start`.
+    tasks = client.tasks("jira-transition-v1", "train", n=1005, start=7)
+    assert [t["index"] for t in tasks] == list(range(7, 1012))
     evals = client.tasks("jira-transition-v1", "eval", n=1000)  # the eval split ends before that
     assert [t["index"] for t in evals] == list(range(len(evals))) and 0 < len(evals) < 1000

@@ -33,10 +33,11 @@ export interface EnvAppOptions {
 }
 
 /**
- * Most tasks one listing builds (each one's opening is made, synchronously): enough for a page, few enough
- * that a listing never holds the server for long (a workflow task takes ~20 ms). Page with `start`.
+ * Most tasks one listing builds (each one's opening is made, synchronously): a training run's dataset in
+ * one or a few pages, and a bound on how long a listing holds the server (~1 ms a task for most families,
+ * ~20 ms for a workflow; 100,000 took minutes). Page with `start`.
  */
-export const MAX_TASKS_PER_LISTING = 100;
+export const MAX_TASKS_PER_LISTING = 1000;
 
 const taskQuery = z.strictObject({
   split: z.enum(["eval", "train"]).default("eval"),
