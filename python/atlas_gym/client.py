@@ -29,53 +29,18 @@ from dataclasses import dataclass, field
 from collections.abc import Sequence
 from typing import Any
 
+from .call_numbers import MAX_TRACKED_SESSIONS, CallNumbers, refused
+from .errors import (  # raised here, and imported from here by the trainers and the verl loop
+    AuthenticationError,
+    CapacityError,
+    EnvServerError,
+    ServerUnreachableError,
+    SessionNotFoundError,
+)
 
-_MAX_TRACKED_SESSIONS = 65_536
+
 # Most tasks the server lists at once (src/server/create-env-app.ts MAX_TASKS_PER_LISTING).
 _TASKS_PER_LISTING = 1000
-
-# Error answers that do not say whether the request was applied: a fleet worker stopped, or did not come
-# back, while the request was with it (src/server/fleet/fleet-proxy.ts). Any 5xx is taken the same way
-# (an internal error may come after the call ran); a 4xx with a `code` is the server refusing the
-# request, which then changed nothing.
-_OUTCOME_UNKNOWN_CODES = frozenset({"worker_lost", "worker_unavailable"})
-
-
-class EnvServerError(Exception):
-    """A request the env server refused or could not answer."""
-
-    def __init__(self, message: str, status: int | None = None, code: str | None = None):
-        super().__init__(message)
-        self.status = status
-        self.code = code
-        #: Whether the request had been retried after the server was unreachable (e.g. restarting).
-        self.after_retry = False
-        #: For a `409 seq_conflict`: the number of the session's call the server last applied.
-        self.last_seq: int | None = None
-
-
-class ServerUnreachableError(EnvServerError):
-    """No HTTP answer at all: the server is not running, or not at this address."""
-
-
-class AuthenticationError(EnvServerError):
-    """HTTP 401: the server wants a bearer token (`--token`) and got none or a wrong one."""
-
-
-class SessionNotFoundError(EnvServerError):
-    """The session is gone: deleted, reaped after sitting idle past the TTL, or the server restarted."""
-
-    def __init__(self, session_id: str, detail: str = ""):
-        message = (
-            f"Session {session_id} no longer exists on the env server: it may have been reaped after sitting "
-            "idle past the server's --session-ttl, been deleted, or the server restarted. Open a new session."
-        )
-        super().__init__(message + (f" (server said: {detail})" if detail else ""), 404, "session_not_found")
-        self.session_id = session_id
-
-
-class CapacityError(EnvServerError):
-    """HTTP 429 still answered after every retry: too many open sessions (`--max-sessions`)."""
 
 
 @dataclass(frozen=True)
@@ -157,10 +122,8 @@ class EnvClient:
         self.restart_backoff = restart_backoff
         self.max_backoff = max_backoff
         self._sleep = sleep
-        self._seq: dict[str, int] = {}
-        self._seq_lock = threading.Lock()
-        # One lock per session: its calls are numbered in order, so threads calling it take turns.
-        self._call_locks: dict[str, threading.Lock] = {}
+        self._lock = threading.Lock()  # guards _home and _turn
+        self._numbers = CallNumbers()
 
     # --- API -------------------------------------------------------------------------------------
 
@@ -206,16 +169,16 @@ class EnvClient:
             raise ValueError("create_session needs task_id, or scenario, split and index")
         if seed is not None:
             body["seed"] = seed
-        with self._seq_lock:
+        with self._lock:
             base = self.base_urls[self._turn % len(self.base_urls)]
             self._turn += 1
         answer = self._request(
             "POST", "/v1/sessions", body, retry_capacity=True, idempotency_key=_new_key(), base=base
         )
         if len(self.base_urls) > 1:
-            with self._seq_lock:
+            with self._lock:
                 self._home[answer["session_id"]] = base
-                if len(self._home) > _MAX_TRACKED_SESSIONS:
+                if len(self._home) > MAX_TRACKED_SESSIONS:
                     self._home.pop(next(iter(self._home)))
         limits = answer.get("limits") or {}
         return Session(
@@ -229,24 +192,18 @@ class EnvClient:
         )
 
     def call_tool(self, session_id: str, name: str, arguments: dict[str, Any]) -> ToolResult:
-        """Runs one tool call; numbered, so a retry across a server restart is never applied twice.
-
-        The call takes the session's next number (`seq`) and gives it back when it was not applied: the
-        server refused it with a 4xx error answer (413, 400, ...), or its arguments are not JSON (the TypeError
-        or ValueError is raised before anything is sent). A call whose outcome is unknown (the server
-        stopped answering and the retries ran out) keeps its number, so the next call can never be taken
-        for a retry of it and answered with its answer; if it was not applied, the server answers the next
-        call `409 seq_conflict` with `last_seq`, and that call is sent again, once, numbered from there.
-        Threads calling one session take turns (its calls are numbered in order); sessions run in parallel.
-        """
+        """Runs one tool call; numbered, so a retry across a server restart is never applied twice (see
+        call_numbers.py: a refused call gives its number back, after a `409 seq_conflict` the call is sent
+        again once from the server's `last_seq`, threads on one session take turns). Arguments JSON cannot
+        hold raise the TypeError or ValueError before anything is sent."""
         arguments_json = json.dumps(arguments)  # first: arguments JSON cannot hold raise here, taking no number
-        with self._call_lock(session_id):
+        with self._numbers.turn(session_id):
             return self._call_tool(session_id, name, arguments_json)
 
     def _call_tool(self, session_id: str, name: str, arguments_json: str) -> ToolResult:
         path = f"/v1/sessions/{_quote(session_id)}/tools/{_quote(name)}"
         key = _new_key()  # one key for the call, kept when it is sent again after a resync
-        seq = self._set_seq(session_id, None)
+        seq = self._numbers.take(session_id)
         resynced = False
         while True:
             body = f'{{"arguments": {arguments_json}, "seq": {seq}}}'.encode("utf-8")
@@ -258,42 +215,16 @@ class EnvClient:
                     # Our count is off the server's (a call that was never applied kept its number, or the
                     # session was numbered elsewhere): take it up from the server's, and send this call as
                     # the next one, once.
-                    seq = self._set_seq(session_id, error.last_seq + (0 if resynced else 1))
+                    seq = self._numbers.set(session_id, error.last_seq + (0 if resynced else 1))
                     if not resynced:
                         resynced = True
                         continue
-                elif _refused(error):
-                    self._give_back_seq(session_id, seq)
+                elif refused(error):
+                    self._numbers.give_back(session_id, seq)
                 raise
         if answer.get("ok"):
             return ToolResult(True, output=str(answer.get("output", "")))
         return ToolResult(False, error=str(answer.get("error", "")), error_type=answer.get("error_type"))
-
-    def _call_lock(self, session_id: str) -> threading.Lock:
-        """The lock the calls on one session take turns under."""
-        with self._seq_lock:
-            lock = self._call_locks.get(session_id)
-            if lock is None:
-                lock = self._call_locks[session_id] = threading.Lock()
-                if len(self._call_locks) > _MAX_TRACKED_SESSIONS:  # sessions never closed: forget the oldest
-                    self._call_locks.pop(next(iter(self._call_locks)))
-            return lock
-
-    def _set_seq(self, session_id: str, seq: int | None) -> int:
-        """Sets the session's count of calls to `seq` (None: takes the next number) and returns it."""
-        with self._seq_lock:
-            if seq is None:
-                seq = self._seq.get(session_id, 0) + 1
-            self._seq[session_id] = seq
-            if len(self._seq) > _MAX_TRACKED_SESSIONS:  # sessions never closed: forget the oldest
-                self._seq.pop(next(iter(self._seq)))
-        return seq
-
-    def _give_back_seq(self, session_id: str, seq: int) -> None:
-        """Returns the number of a call that was not applied, for the next call to take."""
-        with self._seq_lock:
-            if self._seq.get(session_id) == seq:  # unless a later call took a number meanwhile
-                self._seq[session_id] = seq - 1
 
     def score(self, session_id: str, final_message: str | None = None, mode: str | None = None) -> Score:
         body: dict[str, Any] = {}
@@ -317,9 +248,8 @@ class EnvClient:
     def close_session(self, session_id: str) -> None:
         """Deletes a session; a session that is already gone raises SessionNotFoundError (unless the
         first attempt's answer was lost to a restart, when the session is gone because it was closed)."""
-        with self._seq_lock:
-            self._seq.pop(session_id, None)
-            self._call_locks.pop(session_id, None)
+        self._numbers.forget(session_id)
+        with self._lock:
             base = self._home.pop(session_id, None)
         try:
             self._request("DELETE", f"/v1/sessions/{_quote(session_id)}", session_id=session_id, base=base)
@@ -424,17 +354,6 @@ class _HttpError(Exception):
         self.retry_after = retry_after
         body = _try_json(raw)
         self.code = body.get("code") if isinstance(body, dict) else None
-
-
-def _refused(error: EnvServerError) -> bool:
-    """Whether an error is the server's answer refusing a request, which then changed nothing (rather than
-    no answer, or an answer that does not say whether the request was applied)."""
-    return (
-        error.status is not None
-        and 400 <= error.status < 500
-        and error.code is not None
-        and error.code not in _OUTCOME_UNKNOWN_CODES
-    )
 
 
 def _new_key() -> str:
