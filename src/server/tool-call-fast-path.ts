@@ -1,11 +1,11 @@
 /**
  * A fast path for the env server's hottest route, `POST /v1/sessions/:sid/tools/:name`, in front of the
  * Hono app: the same steps as the Hono route (session-routes.ts: the session, the body through the
- * route's own schema, callRequested with its Idempotency-Key, callAnswer) without routing and a Hono context per
- * call. It sits behind the auth gate, so the one auth decision is made before it. Anything it is not sure
- * of goes on to the Hono route, which words every error: a path that does not match plainly, no session
- * by that id, a body that is not JSON or that the schema's compiled parser is not sure of (sent on with
- * the text already read). Errors raised past that point (an oversized body, a sequence conflict, a bad or
+ * route's own schema, callRequested with its Idempotency-Key, callAnswer) without routing and a Hono
+ * context per call. It sits behind the auth gate, so the one auth decision is made before it. Anything it
+ * is not sure of goes on to the Hono route, which words every error: a path that does not match plainly,
+ * no session by that id, a body that is not JSON or that the schema's compiled parser is not sure of (the
+ * text already read is kept for the route, read-body.ts keepBodyText). Errors raised past that point (an oversized body, a sequence conflict, a bad or
  * conflicting key, a session closed meanwhile) get the route's answer, built by the
  * same function (protocol.ts envErrorResponse), so both paths answer the same status, headers and bytes.
  */
