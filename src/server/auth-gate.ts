@@ -10,6 +10,9 @@
  * src/http/session-token.ts) opens only that session's own doors, its site `/s/<id>/...` and `/mcp` bound
  * to it (session-scope.ts): what an agent's tools are given, so that they cannot reach the trainer's
  * `/v1` (the trace holds the expectation), other sessions, or other sites.
+ *
+ * A server without a token or credentials (loopback only) still refuses, 403 in the same shapes, what a
+ * web page could have sent it: DNS rebinding and cross-site writes (src/http/foreign-request.ts).
  */
 import {
   type AuthDecision,
@@ -19,6 +22,7 @@ import {
   VENDOR_UNAUTHENTICATED,
 } from "../http/authorize.ts";
 import { dialectForPath } from "../http/dialect.ts";
+import { refuseForeignRequests } from "../http/foreign-request.ts";
 import { rememberAccepted } from "../http/remembered-auth.ts";
 import { pathOf } from "../http/url-parts.ts";
 import { dialectError } from "../sandbox/api-error.ts";
@@ -41,7 +45,8 @@ const MAX_SCOPES = 1024;
 
 /** Wraps a fetch handler so that every request passes the auth decision first. */
 export function gateRequests(policy: AuthPolicy, fetch: Fetch): Fetch {
-  if (!isLocked(policy)) return fetch;
+  if (!isLocked(policy))
+    return refuseForeignRequests(fetch, (path, message) => forbidden(surfaceOf(path), path, message));
   const { token } = policy;
   const decide = rememberAccepted((header) => authorize(header, policy));
   const scopes = new Map<string, ReturnType<typeof rememberAccepted<AuthDecision>>>();
@@ -71,6 +76,20 @@ export function gateRequests(policy: AuthPolicy, fetch: Fetch): Fetch {
 /** The words of a refusal on the env server's own surfaces. */
 export function refusalMessage(reason: "missing" | "wrong", hint: string): string {
   return `${reason === "missing" ? "This server requires credentials" : "The credentials are wrong"}: ${hint}.`;
+}
+
+/** The 403 answer of a surface (health included: a foreign request learns nothing). */
+export function forbidden(surface: Surface, path: string, message: string): Response {
+  const body =
+    surface === "rest"
+      ? dialectError(dialectForPath(path), 403, message).body
+      : surface === "mcp"
+        ? { jsonrpc: "2.0", error: { code: -32001, message }, id: null }
+        : { error: message, code: "forbidden" };
+  return new Response(JSON.stringify(body), {
+    status: 403,
+    headers: { "content-type": "application/json;charset=UTF-8" },
+  });
 }
 
 /** The 401 answer of a surface. */

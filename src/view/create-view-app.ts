@@ -8,6 +8,7 @@
 import { type Context, Hono } from "hono";
 import { getCookie, setCookie } from "hono/cookie";
 import { checkBearer, sameSecret } from "../http/bearer.ts";
+import { foreignRequest } from "../http/foreign-request.ts";
 import { esc } from "../report-kit/escape-html.ts";
 import { CLIENT_SCRIPT } from "./client-script.ts";
 import { comparePage } from "./compare-page.ts";
@@ -52,6 +53,14 @@ export function createViewApp(options: ViewAppOptions): { app: Hono; store: RunS
     c.header("x-content-type-options", "nosniff");
   });
   const token = options.token;
+  // Without a token (loopback only), what a web page could have sent is refused: DNS rebinding, and
+  // cross-site posts to Play (src/http/foreign-request.ts).
+  if (!token)
+    app.use("*", async (c, next) => {
+      const why = foreignRequest(c.req.method, c.req.header("host") ?? null, c.req.header("origin") ?? null);
+      if (why === null) return next();
+      return c.html(page({ title: "Forbidden" }, problemBox([`Forbidden: ${why}.`])), 403);
+    });
   if (token)
     app.use("*", async (c, next) => {
       const query = c.req.query("token");

@@ -21,6 +21,7 @@ import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { authorize } from "../../http/authorize.ts";
+import { foreignRequest } from "../../http/foreign-request.ts";
 import type { Credentials } from "../../http/basic-auth.ts";
 import { refuseOpenListen } from "../../http/listen-guard.ts";
 import { VERSION } from "../../version.ts";
@@ -121,6 +122,15 @@ export async function startFleet(options: FleetOptions): Promise<RunningFleet> {
   let turn = 0;
 
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    // Token-less (loopback only): what a web page could have sent is refused (src/http/foreign-request.ts).
+    const { host, origin } = req.headers;
+    const foreign =
+      token || credentials ? null : foreignRequest(req.method ?? "GET", host ?? null, origin ?? null);
+    if (foreign !== null)
+      return reply(
+        res,
+        routerError({ path: req.url ?? "/", body: null }, 403, "forbidden", `Forbidden: ${foreign}.`),
+      );
     const out: OutgoingRequest = {
       method: req.method ?? "GET",
       path: req.url ?? "/",
