@@ -119,4 +119,35 @@ describe("the /mcp handler", () => {
     expect(bad.status).toBe(400);
     expect(handler.size).toBe(0);
   });
+
+  it("answers a tools/call whose arguments are not an object with -32602 Invalid params, running nothing", async () => {
+    const sessions = createSessionStore({ newId: () => "ses-params" });
+    const scenario = findScenario("jira-transition-v1");
+    const session = sessions.create(() => createEpisode(scenario, tasksFor(scenario, "eval", 1)[0]!));
+    const handler = createMcpHttpHandler({ seed: 1, sessions });
+    const client = await connect(handler, "?session=ses-params");
+    const { sessionId, protocolVersion } = client.transport as StreamableHTTPClientTransport;
+    const raw = await handler.fetch(
+      new Request("http://mcp.test/mcp?session=ses-params", {
+        method: "POST",
+        headers: {
+          "content-type": "application/json",
+          accept: "application/json, text/event-stream",
+          "mcp-session-id": sessionId!,
+          "mcp-protocol-version": protocolVersion!,
+        },
+        body: JSON.stringify({
+          jsonrpc: "2.0",
+          id: 9,
+          method: "tools/call",
+          params: { name: "jira_get_issue", arguments: "ENG-1" },
+        }),
+      }),
+    );
+    const answer = (await raw.json()) as { id: number; error: { code: number; message: string } };
+    expect(answer.id).toBe(9);
+    expect(answer.error.code).toBe(-32602);
+    expect(answer.error.message).toMatch(/^Invalid params for tools\/call: params\.arguments: /);
+    expect(session.episode.calls).toHaveLength(0);
+  });
 });

@@ -24,6 +24,7 @@ import type { McpInitParams, McpOpenRecord } from "../journal.ts";
 import { callTool, finishSession } from "../session-calls.ts";
 import type { Session, SessionStore } from "../sessions.ts";
 import { createMcpServer } from "./create-mcp-server.ts";
+import { answerInvalidParams } from "./invalid-params.ts";
 import { createEpisodeBinding, createSiteBinding, type McpBinding } from "./mcp-binding.ts";
 
 export interface McpHttpOptions {
@@ -142,6 +143,7 @@ export function createMcpHttpHandler(options: McpHttpOptions): McpHttpHandler {
       },
     });
     await createMcpServer(binding).connect(transport);
+    answerInvalidParams(transport);
     return transport;
   }
 

@@ -45,6 +45,38 @@ describe("atlas-gym mcp over stdio, raw lines", () => {
     expect(code).toBe(0);
   });
 
+  it("answers params that do not fit the method with -32602 Invalid params, and changes nothing", async () => {
+    const init =
+      '{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"t","version":"1"}}}';
+    const lines = [
+      init,
+      '{"jsonrpc":"2.0","method":"notifications/initialized"}',
+      '{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"jira_add_comment","arguments":"ENG-1"}}',
+      '{"jsonrpc":"2.0","id":3,"method":"tools/call","params":{"arguments":{}}}',
+      '{"jsonrpc":"2.0","id":4,"method":"resources/read","params":{}}',
+      '{"jsonrpc":"2.0","id":5,"method":"resources/read","params":{"uri":"atlas-gym://site"}}',
+    ];
+    const { out } = await run(`${lines.join("\n")}\n`, (o) => o.includes('"id":5'));
+    const answers = new Map(
+      out
+        .trim()
+        .split("\n")
+        .map((line) => JSON.parse(line) as { id: number; error?: { code: number; message: string } })
+        .map((a) => [a.id, a]),
+    );
+    for (const [id, where] of [
+      [2, "params.arguments"],
+      [3, "params.name"],
+      [4, "params.uri"],
+    ] as const) {
+      expect(answers.get(id)?.error?.code, `id ${id}`).toBe(-32602);
+      expect(answers.get(id)?.error?.message).toContain(where);
+    }
+    // The site is as it was: no call ran (its digest counts the calls).
+    const site = answers.get(5) as unknown as { result: { contents: { text: string }[] } };
+    expect(JSON.parse(site.result.contents[0]!.text)).toMatchObject({ calls: 0 });
+  });
+
   it("ends with exit code 1 and the reason on a line past its buffer", async () => {
     const { code, out, err } = await run(`${"x".repeat(11 * 1024 * 1024)}\n`);
     expect(out).toBe("");

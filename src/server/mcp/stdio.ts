@@ -9,6 +9,7 @@ import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/
 import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
 import type { JSONRPCMessage } from "@modelcontextprotocol/sdk/types.js";
 import { createMcpServer } from "./create-mcp-server.ts";
+import { answerInvalidParams } from "./invalid-params.ts";
 import type { McpBinding } from "./mcp-binding.ts";
 
 /** Serves a binding on this process's stdin/stdout until stdin closes. */
@@ -17,6 +18,7 @@ export async function serveStdio(binding: McpBinding): Promise<void> {
   const transport = new StdioServerTransport();
   const closed = untilClosed(transport);
   await server.connect(transport);
+  answerInvalidParams(transport);
   await closed;
   await server.close();
 }
