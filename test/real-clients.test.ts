@@ -164,6 +164,31 @@ describe("jira.js 6.2.0", () => {
     expect(comments!.at(-1)!.id).toBe(added.id);
   });
 
+  it("counts a JQL query's issues and edits a comment, the caller becoming its updateAuthor", async () => {
+    const { jira } = clients("comment-edit");
+    const { count } = await jira.issueSearch.countIssues({ jql: "project = ENG" });
+    let paged = 0;
+    for (let token: string | undefined, first = true; first || token; first = false) {
+      const page = await jira.issueSearch.searchAndReconsileIssuesUsingJql({
+        jql: "project = ENG",
+        nextPageToken: token,
+        maxResults: 5,
+      });
+      paged += page.issues!.length;
+      token = page.nextPageToken ?? undefined;
+    }
+    expect(count).toBe(paged);
+    const added = await jira.issueComments.addComment({ issueIdOrKey: "ENG-2", body: doc("First take.") });
+    const edited = await jira.issueComments.updateComment({
+      issueIdOrKey: "ENG-2",
+      id: added.id!,
+      body: { body: doc("Second take.") },
+    });
+    expect(edited.body).toEqual(doc("Second take."));
+    const read = await jira.issueComments.getComment({ issueIdOrKey: "ENG-2", id: added.id! });
+    expect(read.body).toEqual(doc("Second take."));
+  });
+
   it("reports an unknown issue as a 404 with Jira's body", async () => {
     const { jira } = clients("errors");
     const error = await rejection(jira.issues.getIssue({ issueIdOrKey: "ENG-4040" }));
@@ -213,6 +238,17 @@ describe("confluence.js 3.2.0", () => {
     expect(read.body?.storage?.value).toContain("Warm the caches first.");
     const children = await wiki.children.getChildPages({ id: Number(parent.id) });
     expect(children.results!.map((c) => c.title)).toContain("Cache Warmup Runbook");
+  });
+
+  it("lists a page's ancestors, highest first, ending at its parent", async () => {
+    const { wiki } = clients("ancestors");
+    const { parent } = await spaceAndParent(wiki, "ENG", "Runbooks");
+    const children = await wiki.children.getChildPages({ id: Number(parent.id) });
+    const child = children.results![0]!;
+    const { results } = await wiki.ancestors.getPageAncestors({ id: Number(child.id) });
+    expect(results!.at(-1)).toEqual({ id: parent.id, type: "page" });
+    const ofParent = await wiki.ancestors.getPageAncestors({ id: Number(parent.id) });
+    expect(results!.slice(0, -1)).toEqual(ofParent.results);
   });
 
   it("adds labels to a page with v1 and reads them back with v2", async () => {

@@ -34,6 +34,11 @@ export function labelsOf(site: Site, pageId: string): PageLabel[] {
   return [...site.values("pageLabels")].filter((l) => l.pageId === pageId);
 }
 
+/** The key of a page's label in the `pageLabels` table. */
+export function labelKey(pageId: string, prefix: PageLabel["prefix"], name: string): string {
+  return `${pageId}:${prefix}:${name}`;
+}
+
 /** Attaches a label to a page (a no-op if it is already there), allocating the label id on first use. */
 export function attachLabel(
   site: Site,
@@ -41,7 +46,7 @@ export function attachLabel(
   prefix: PageLabel["prefix"],
   name: string,
 ): PageLabel {
-  const key = `${pageId}:${prefix}:${name}`;
+  const key = labelKey(pageId, prefix, name);
   const existing = site.get("pageLabels", key);
   if (existing) return existing;
   let labelId = site.get("labelIds", `${prefix}:${name}`);

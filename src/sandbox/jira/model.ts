@@ -57,6 +57,8 @@ export interface Comment {
   id: string;
   issueId: string;
   authorId: string;
+  /** Who last edited the comment (updateComment); absent while that is its author. */
+  updateAuthorId?: string;
   body: AdfDocument;
   created: number;
   updated: number;

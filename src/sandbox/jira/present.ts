@@ -137,7 +137,8 @@ export function presentComment(site: Site, base: string, comment: Comment): Json
     id: comment.id,
     author,
     body: comment.body,
-    updateAuthor: author,
+    updateAuthor:
+      comment.updateAuthorId === undefined ? author : presentUserById(site, base, comment.updateAuthorId),
     created: jiraTime(comment.created),
     updated: jiraTime(comment.updated),
     jsdPublic: true,

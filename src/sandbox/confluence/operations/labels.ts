@@ -8,12 +8,12 @@ import { confluenceV1Error } from "../../api-error.ts";
 import { defineOperation, type Operation } from "../../define-operation.ts";
 import { lookupId, numericId, qInt } from "../../params.ts";
 import type { Site } from "../../site.ts";
-import { checkLabelName, checkLabelPrefix, type LabelPrefix, parseLabelRef } from "../label-rules.ts";
+import { checkLabelName, checkLabelPrefix, parseLabelRef } from "../label-rules.ts";
 import { requireContent, requirePage } from "../lookup.ts";
 import type { PageLabel } from "../model.ts";
 import { cursorParam, limitParam, paginate, queryOf } from "../pagination.ts";
 import { presentLabel, presentV1Label, wikiBase } from "../present.ts";
-import { attachLabel, labelsOf } from "../store.ts";
+import { attachLabel, labelKey, labelsOf } from "../store.ts";
 
 const LABEL_SORTS = ["created-date", "-created-date", "id", "-id", "name", "-name"] as const;
 
@@ -141,11 +141,6 @@ function removeLabel(site: Site, pageId: string, raw: string): undefined {
     throw confluenceV1Error(404, `Label '${raw}' was not found on content with id ${page.id}.`);
   site.remove("pageLabels", key);
   return undefined;
-}
-
-/** The pageLabels key that store.ts's attachLabel uses. */
-function labelKey(pageId: string, prefix: LabelPrefix, name: string): string {
-  return `${pageId}:${prefix}:${name}`;
 }
 
 export const removeLabelFromContentUsingQueryParameter = defineOperation({

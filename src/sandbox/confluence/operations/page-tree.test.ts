@@ -67,3 +67,37 @@ describe.each([
     expect(site.hash()).toBe(before);
   });
 });
+
+describe("getPageAncestors", () => {
+  /** The chain of parent ids from getPageById, nearest first. */
+  function parentsOf(id: string): string[] {
+    const chain: string[] = [];
+    for (let up = (call(site, "getPageById", { id }).body as { parentId: string | null }).parentId; up; ) {
+      chain.push(up);
+      up = (call(site, "getPageById", { id: up }).body as { parentId: string | null }).parentId;
+    }
+    return chain;
+  }
+
+  it("lists the ancestors highest first, the nearest `limit` of them, and the rest from the first one's", () => {
+    const id = pageId("Deploy Runbook");
+    const chain = parentsOf(id);
+    expect(chain.length).toBeGreaterThanOrEqual(2);
+    const all = call(site, "getPageAncestors", { id }).body as { results: { id: string; type: string }[] };
+    expect(all.results).toEqual([...chain].reverse().map((a) => ({ id: a, type: "page" })));
+    const nearest = call(site, "getPageAncestors", { id, limit: 1 }).body as { results: { id: string }[] };
+    expect(nearest.results.map((a) => a.id)).toEqual([chain[0]]);
+    const rest = call(site, "getPageAncestors", { id: chain[0]!, limit: 250 }).body as {
+      results: { id: string }[];
+    };
+    expect(rest.results.map((a) => a.id)).toEqual(chain.slice(1).reverse());
+    const top = chain[chain.length - 1]!;
+    expect((call(site, "getPageAncestors", { id: top }).body as { results: unknown[] }).results).toEqual([]);
+  });
+
+  it("answers an unknown page 404 and a limit out of range 400, as the other page reads do", () => {
+    expect(call(site, "getPageAncestors", { id: "999999" }).status).toBe(404);
+    expect(call(site, "getPageAncestors", { id: pageId("Runbooks"), limit: 0 }).status).toBe(400);
+    expect(call(site, "getPageAncestors", { id: pageId("Runbooks"), limit: 251 }).status).toBe(400);
+  });
+});

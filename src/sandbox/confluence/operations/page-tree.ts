@@ -1,7 +1,7 @@
 /**
  * Confluence v2 page tree: getChildPages (deprecated, pages only) and getPageDirectChildren (all
  * content types; here always pages). Both list published children in tree order (child position),
- * with cursor pages.
+ * with cursor pages. getPageAncestors walks the other way, to the top of the space.
  */
 import { z } from "zod";
 import { defineOperation, type Operation } from "../../define-operation.ts";
@@ -9,7 +9,7 @@ import { numericId } from "../../params.ts";
 import type { Site } from "../../site.ts";
 import { requirePage } from "../lookup.ts";
 import type { Page } from "../model.ts";
-import { cursorParam, limitParam, paginate, queryOf } from "../pagination.ts";
+import { cursorParam, DEFAULT_LIMIT, limitParam, paginate, queryOf } from "../pagination.ts";
 import { wikiBase } from "../present.ts";
 import { sortPages } from "../sort-pages.ts";
 import { childrenOf } from "../store.ts";
@@ -110,4 +110,35 @@ export const getPageDirectChildren = defineOperation({
   },
 });
 
-export const PAGE_TREE_OPERATIONS: readonly Operation[] = [getChildPages, getPageDirectChildren];
+/**
+ * getPageAncestors: the page's ancestors top to bottom, at most `limit` of them, the nearest ones; the
+ * rest are the ancestors of the first one given, as Cloud documents (no cursor).
+ */
+export const getPageAncestors = defineOperation({
+  operationId: "getPageAncestors",
+  api: "confluence",
+  method: "GET",
+  path: "/wiki/api/v2/pages/{id}/ancestors",
+  summary:
+    "Lists a Confluence page's ancestors, highest first; with more than `limit`, ask again with the first one's id.",
+  effect: "read",
+  status: 200,
+  params: z.object({ id: numericId().describe("The numeric id of the page."), limit: limitParam() }),
+  handler: (site, { params }, ctx) => {
+    const page = requirePage(site, params.id);
+    const ancestors: string[] = [];
+    const seen = new Set([page.id]); // a tree by construction; a cycle would end the walk, not hang it
+    for (let up = page.parentId; up !== null && !seen.has(up); up = site.get("pages", up)?.parentId ?? null) {
+      seen.add(up);
+      ancestors.push(up);
+    }
+    const nearest = ancestors.slice(0, params.limit ?? DEFAULT_LIMIT).reverse();
+    return { results: nearest.map((id) => ({ id, type: "page" })), _links: { base: wikiBase(ctx.baseUrl) } };
+  },
+});
+
+export const PAGE_TREE_OPERATIONS: readonly Operation[] = [
+  getChildPages,
+  getPageDirectChildren,
+  getPageAncestors,
+];

@@ -14,6 +14,7 @@ import type { Page } from "../model.ts";
 import { cursorParam, limitParam, paginate, queryOf } from "../pagination.ts";
 import { presentPage, presentPageSingle, wikiBase } from "../present.ts";
 import { sortPages } from "../sort-pages.ts";
+import { deletePage } from "./page-delete.ts";
 import { createPage, updatePage } from "./page-writes.ts";
 
 const PAGE_SORTS = [
@@ -190,4 +191,5 @@ export const PAGE_OPERATIONS: readonly Operation[] = [
   getPageById,
   createPage,
   updatePage,
+  deletePage,
 ];

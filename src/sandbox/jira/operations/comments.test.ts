@@ -168,3 +168,64 @@ describe("getComments and getComment", () => {
     expect(site.hash()).toBe(hash);
   });
 });
+
+describe("updateComment", () => {
+  it("replaces the body, makes the caller its updateAuthor and moves the issue's updated, over v3", () => {
+    const site = createSite({ seed: 1 });
+    const theirs = [...site.values("comments")].find((c) => c.authorId !== AGENT_ACCOUNT_ID)!;
+    const issue = site.get("issues", theirs.issueId)!;
+    site.tick(60_000);
+    const res = call(
+      site,
+      "updateComment",
+      { issueIdOrKey: issue.key, id: theirs.id, expand: "renderedBody" },
+      { body: paragraphDoc("Edited: <done>.") },
+    );
+    expect(res.status).toBe(200);
+    const bean = res.body as CommentBean & {
+      updateAuthor: { accountId: string };
+      updated: string;
+      renderedBody: string;
+    };
+    expect(bean.id).toBe(theirs.id);
+    expect(bean.body).toEqual(paragraphDoc("Edited: <done>."));
+    expect(bean.author.accountId).toBe(theirs.authorId);
+    expect(bean.updateAuthor.accountId).toBe(AGENT_ACCOUNT_ID);
+    expect(bean.created).toBe(jiraTime(theirs.created));
+    expect(bean.updated).toBe(jiraTime(site.get("issues", issue.id)!.updated));
+    expect(site.get("issues", issue.id)!.updated).toBeGreaterThan(issue.updated);
+    expect(bean.renderedBody).toBe("<p>Edited: &lt;done&gt;.</p>");
+    const read = call(site, "getComment", { issueIdOrKey: issue.id, id: theirs.id }).body as CommentBean;
+    expect(read.body).toEqual(paragraphDoc("Edited: <done>."));
+  });
+
+  it("refuses an empty or non-ADF body, another issue's comment and an unknown one, changing nothing", () => {
+    const site = createSite({ seed: 1 });
+    const comment = [...site.values("comments")][0]!;
+    const key = site.get("issues", comment.issueId)!.key;
+    const other = [...site.values("issues")].find((i) => i.id !== comment.issueId)!.key;
+    const before = site.hash();
+    const refusals: [Record<string, unknown>, unknown, number, string][] = [
+      [{ issueIdOrKey: key, id: comment.id }, { body: "" }, 400, "Comment body can not be empty!"],
+      [{ issueIdOrKey: key, id: comment.id }, { body: "plain text" }, 400, NOT_A_DOCUMENT],
+      [
+        { issueIdOrKey: other, id: comment.id },
+        { body: paragraphDoc("x") },
+        404,
+        `Can not find a comment for the id: ${comment.id}.`,
+      ],
+      [
+        { issueIdOrKey: key, id: "999999" },
+        { body: paragraphDoc("x") },
+        404,
+        "Can not find a comment for the id: 999999.",
+      ],
+    ];
+    for (const [params, body, status, message] of refusals) {
+      const res = call(site, "updateComment", params, body);
+      expect(res.status).toBe(status);
+      expect(JSON.stringify(res.body)).toContain(JSON.stringify(message).slice(1, -1));
+    }
+    expect(site.hash()).toBe(before);
+  });
+});

@@ -253,3 +253,21 @@ describe("JQL search (GET and POST /rest/api/3/search/jql)", () => {
     }
   });
 });
+
+describe("countIssues (POST /rest/api/3/search/approximate-count)", () => {
+  const site = createSite({ seed: 1 });
+
+  it("counts what the same JQL finds, and refuses what the search refuses", () => {
+    for (const jql of [ALL, "project = ENG", 'project = ENG AND status = "To Do"', "project = NOPE"]) {
+      const res = call(site, "countIssues", {}, { jql });
+      const found = jql === "project = NOPE" ? null : searchIssues(site, jql, AGENT_ACCOUNT_ID).length;
+      if (found === null) expect(res.status).toBe(400);
+      else expect(res).toMatchObject({ status: 200, body: { count: found } });
+    }
+    expect((call(site, "countIssues", {}, { jql: ALL }).body as { count: number }).count).toBeGreaterThan(10);
+    expect(refused(site, () => call(site, "countIssues", {}, {})).errorMessages[0]).toMatch(/Unbounded JQL/);
+    expect(
+      refused(site, () => call(site, "countIssues", {}, { jql: ALL, maxResults: 5 })).errors,
+    ).toBeDefined();
+  });
+});

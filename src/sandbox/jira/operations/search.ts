@@ -6,6 +6,8 @@
  *
  * Page size: `maxResults` (default 50) must be 1–5000. Jira returns up to 5000 issues per page when only
  * `id`/`key` are requested and fewer when fields are; this site caps such pages at 100 issues.
+ *
+ * `POST /rest/api/3/search/approximate-count` (countIssues) counts what the same JQL finds: `{count}`.
  */
 import { z } from "zod";
 import { jiraError } from "../../api-error.ts";
@@ -145,4 +147,22 @@ export const searchAndReconsileIssuesUsingJqlPost = defineOperation({
   handler: (site, { body }, ctx) => runSearch(site, body, ctx),
 });
 
-export const SEARCH_OPERATIONS = [searchAndReconsileIssuesUsingJql, searchAndReconsileIssuesUsingJqlPost];
+/** countIssues: how many issues a bounded JQL query matches (Cloud's count is approximate; here exact). */
+export const countIssues = defineOperation({
+  operationId: "countIssues",
+  api: "jira",
+  method: "POST",
+  path: "/rest/api/3/search/approximate-count",
+  summary: "Counts the issues a JQL query matches (the query must restrict the search); returns {count}.",
+  effect: "read",
+  status: 200,
+  params: z.object({}),
+  body: z.strictObject({ jql: z.string().nullish().describe(describe.jql) }),
+  handler: (site, { body }, ctx) => ({ count: searchIssues(site, body.jql ?? "", ctx.accountId).length }),
+});
+
+export const SEARCH_OPERATIONS = [
+  searchAndReconsileIssuesUsingJql,
+  searchAndReconsileIssuesUsingJqlPost,
+  countIssues,
+];
