@@ -206,6 +206,14 @@ describe("Confluence v1 content and spaces", () => {
     const spaces = await call("GET", "/wiki/rest/api/space?limit=2");
     expect(spaces.body.results).toHaveLength(2);
     expect(spaces.body._links.next).toBe("/rest/api/space?limit=2&start=2");
+    // A limit above the fixed system limit is answered with that limit, as Cloud's v1 does, not refused.
+    const capped = await call("GET", "/wiki/rest/api/space?limit=1000");
+    expect(capped.status).toBe(200);
+    expect(capped.body.limit).toBe(250);
+    const content = await call("GET", "/wiki/rest/api/content?spaceKey=ENG&limit=5000");
+    expect(content.status).toBe(200);
+    expect(content.body.limit).toBe(250);
+    expect(content.body.results.length).toBeGreaterThan(2);
     const eng = await call("GET", "/wiki/rest/api/space/ENG");
     expect(eng.body).toMatchObject({ key: "ENG", type: "global" });
     // The v1 document requires SpaceDescription.embeddedContent, and real Confluence sends it (empty).

@@ -21,11 +21,12 @@ import {
   requireContentId,
   spaceNotFound,
   v1Failure,
+  v1Limit,
 } from "./v1-request.ts";
 
 const paging = {
   start: qInt().pipe(z.number().min(0)).optional(),
-  limit: qInt().pipe(z.number().min(1).max(250)).optional(),
+  limit: v1Limit().optional(),
   expand: z.union([z.string(), z.array(z.string())]).optional(),
 };
 

@@ -8,14 +8,14 @@ import { qInt, qList } from "../../params.ts";
 import type { Presentation } from "../../presentation.ts";
 import { getSpaces as getSpacesV2 } from "../operations/spaces.ts";
 import { expansions, presentV1Space, v1List } from "./present-content.ts";
-import { cursorAt, parseV1, spaceNotFound, v1Failure } from "./v1-request.ts";
+import { cursorAt, parseV1, spaceNotFound, v1Failure, v1Limit } from "./v1-request.ts";
 
 const listParams = z.looseObject({
   spaceKey: qList(z.string()).optional(),
   type: z.enum(["global", "personal"]).optional(),
   status: z.enum(["current", "archived"]).optional(),
   start: qInt().pipe(z.number().min(0)).optional(),
-  limit: qInt().pipe(z.number().min(1).max(250)).optional(),
+  limit: v1Limit().optional(),
   expand: z.union([z.string(), z.array(z.string())]).optional(),
 });
 

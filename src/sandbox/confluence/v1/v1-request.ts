@@ -2,11 +2,11 @@
  * Shared plumbing of the Confluence v1 presentations: parsing a v1 request with v1's 400, and turning
  * a v2 operation's error answer into v1's error body (`{statusCode, data, message}`).
  */
-import type { z } from "zod";
+import { z } from "zod";
 import { confluenceV1Error } from "../../api-error.ts";
 import type { OperationResult } from "../../execute.ts";
-import { isNumericId } from "../../params.ts";
-import { encodeCursor } from "../pagination.ts";
+import { isNumericId, qInt } from "../../params.ts";
+import { encodeCursor, MAX_LIMIT } from "../pagination.ts";
 
 /** Parses a v1 request part, or throws v1's 400 naming the first problem. */
 export function parseV1<T extends z.ZodType>(
@@ -34,6 +34,15 @@ export function v1Failure(result: OperationResult, notFound?: string): Operation
 }
 
 /** The v2 cursor for a v1 `start` offset. */
+/**
+ * A v1 list's `limit`: at least 1; above v2's cap (a v1 list is read through v2), the cap ("this may be restricted by fixed system
+ * limits", as the v1 document says: Cloud answers fewer, and says so in the answer's `limit`).
+ */
+export const v1Limit = () =>
+  qInt()
+    .pipe(z.number().min(1))
+    .transform((limit) => Math.min(limit, MAX_LIMIT));
+
 export function cursorAt(start: number): string | undefined {
   return start > 0 ? encodeCursor(start) : undefined;
 }
