@@ -3,7 +3,7 @@
  * `changed_records`). Thanks to structural sharing, unchanged records are the same object in both
  * sites and are skipped without a deep comparison.
  */
-import { INDEX_TABLES, type Site, type SiteRecords, TABLE_NAMES, type TableName } from "./site.ts";
+import { DERIVED_TABLES, type Site, type SiteRecords, TABLE_NAMES, type TableName } from "./site.ts";
 import { stableStringify } from "./stable-stringify.ts";
 
 export type RecordChange = {
@@ -23,7 +23,7 @@ export type RecordChange = {
 export function diff(before: Site, after: Site): RecordChange[] {
   const changes: RecordChange[] = [];
   for (const table of TABLE_NAMES) {
-    if (INDEX_TABLES.has(table)) continue;
+    if (DERIVED_TABLES.has(table)) continue;
     for (const [id, next] of after.entries(table)) {
       const prev = before.get(table, id);
       if (prev === undefined) changes.push({ kind: "created", table, id, after: next } as RecordChange);

@@ -10,6 +10,7 @@ import { CQL_SEARCH_OPERATIONS } from "./confluence/operations/search.ts";
 import { SEARCH_USER_OPERATIONS } from "./confluence/operations/search-user.ts";
 import { SPACE_OPERATIONS } from "./confluence/operations/spaces.ts";
 import type { Operation } from "./define-operation.ts";
+import { CHANGELOG_OPERATIONS } from "./jira/operations/changelog.ts";
 import { COMMENT_OPERATIONS } from "./jira/operations/comments.ts";
 import { CREATE_META_OPERATIONS } from "./jira/operations/create-meta.ts";
 import { FIELD_LIST_OPERATIONS } from "./jira/operations/field-list.ts";
@@ -38,6 +39,7 @@ export const OPERATIONS: readonly Operation[] = [
   ...SERVER_INFO_OPERATIONS,
   ...FIELD_LIST_OPERATIONS,
   ...COMMENT_OPERATIONS,
+  ...CHANGELOG_OPERATIONS,
   ...ISSUE_LINK_OPERATIONS,
   ...REMOTE_LINK_OPERATIONS,
   ...SPACE_OPERATIONS,

@@ -8,7 +8,16 @@
  */
 import { createHash } from "node:crypto";
 import type { Page, PageLabel, Space } from "./confluence/model.ts";
-import type { Comment, Issue, IssueLink, IssueType, JiraUser, Project, RemoteLink } from "./jira/model.ts";
+import type {
+  Comment,
+  Issue,
+  IssueChange,
+  IssueLink,
+  IssueType,
+  JiraUser,
+  Project,
+  RemoteLink,
+} from "./jira/model.ts";
 import { stableStringify } from "./stable-stringify.ts";
 
 /** Every table of a site and the record type it holds. */
@@ -23,6 +32,8 @@ export interface SiteRecords {
   spaces: Space;
   pages: Page;
   pageLabels: PageLabel;
+  /** Issue history entries (jira/history.ts): a record of changes, not a change, so left out of diffs. */
+  issueHistory: IssueChange;
   /** Index: upper-cased issue key → issue id. Derived, so left out of diffs. */
   issueKeys: string;
   /** Index: `prefix:name` → label id. Derived, so left out of diffs. */
@@ -42,12 +53,13 @@ export const TABLE_NAMES: readonly TableName[] = [
   "spaces",
   "pages",
   "pageLabels",
+  "issueHistory",
   "issueKeys",
   "labelIds",
 ];
 
-/** Tables that only index other tables; diffs skip them. */
-export const INDEX_TABLES: ReadonlySet<TableName> = new Set(["issueKeys", "labelIds"]);
+/** Tables derived from the others (indexes, and the history writes leave behind); diffs skip them. */
+export const DERIVED_TABLES: ReadonlySet<TableName> = new Set(["issueKeys", "labelIds", "issueHistory"]);
 
 /** Counters for ids and the clock; copied on fork (it is a handful of numbers). */
 export type Counters = Record<string, number>;

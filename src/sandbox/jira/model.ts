@@ -64,6 +64,26 @@ export interface Comment {
   updated: number;
 }
 
+/** One changed field of a history entry (Jira's ChangeDetails); absent values are left out. */
+export interface ChangeItem {
+  field: string;
+  fieldtype: "jira";
+  fieldId: string;
+  from?: string;
+  fromString?: string;
+  to?: string;
+  toString?: string;
+}
+
+/** One entry of an issue's history (Jira's Changelog): who changed which fields, when. */
+export interface IssueChange {
+  id: string;
+  issueId: string;
+  authorId: string;
+  created: number;
+  items: ChangeItem[];
+}
+
 export interface IssueLink {
   id: string;
   typeId: string;

@@ -9,6 +9,7 @@ import { defineOperation, type Operation } from "../../define-operation.ts";
 import type { Site } from "../../site.ts";
 import { ISSUE_LINK_TYPES } from "../catalog.ts";
 import { insertComment, requireCommentBody } from "../comment-body.ts";
+import { linkItem, recordChange } from "../history.ts";
 import type { Issue } from "../model.ts";
 import { findIssue } from "../store.ts";
 import { ISSUE_NOT_FOUND } from "./issues.ts";
@@ -114,7 +115,15 @@ export const linkIssues = defineOperation({
         inwardIssueId: inward.id,
         outwardIssueId: outward.id,
       });
-      for (const issue of [inward, outward]) site.put("issues", issue.id, { ...issue, updated: site.now() });
+      // Each issue's history says what it now links to, as that issue reads the link.
+      const reads = [
+        [inward, outward, type.outward],
+        [outward, inward, type.inward],
+      ] as const;
+      for (const [issue, other, phrase] of reads) {
+        site.put("issues", issue.id, { ...issue, updated: site.now() });
+        recordChange(site, issue.id, ctx.accountId, [linkItem(other, `This issue ${phrase}`)]);
+      }
     }
     if (commentBody) insertComment(site, inward, ctx.accountId, commentBody);
     return undefined;

@@ -12,6 +12,7 @@ import type { Site } from "../../site.ts";
 import { TO_DO } from "../catalog.ts";
 import { insertComment } from "../comment-body.ts";
 import { mergeFieldUpdates } from "../field-updates.ts";
+import { putIssue } from "../history.ts";
 import { applyIssueEdit, buildNewIssue, CREATE_FIELDS, EDIT_FIELDS } from "../issue-fields.ts";
 import { resolveUser } from "../issue-input.ts";
 import { issueUpdateDetailsSchema, transitionIdOf } from "../issue-update-schema.ts";
@@ -56,17 +57,18 @@ export const createIssue = defineOperation({
       self: `${ctx.baseUrl}/rest/api/3/issue/${created.id}`,
     };
     const transitionId = transitionIdOf(body);
-    if (transitionId !== undefined) answer.transition = transitionOnCreate(site, created, transitionId, now);
+    if (transitionId !== undefined)
+      answer.transition = transitionOnCreate(site, created, transitionId, now, ctx.accountId);
     return answer;
   },
 });
 
 /** Jira creates the issue first and reports the requested transition's outcome as a nested response. */
-function transitionOnCreate(site: Site, issue: Issue, id: string, now: number) {
+function transitionOnCreate(site: Site, issue: Issue, id: string, now: number, authorId: string) {
   const transition = availableTransition(issue, id);
   if (!transition)
     return { status: 400, errorCollection: { errorMessages: [invalidTransitionMessage(id)], errors: {} } };
-  site.put("issues", issue.id, applyTransition(issue, transition, undefined, now));
+  putIssue(site, issue, applyTransition(issue, transition, undefined, now), authorId);
   return { status: 200, errorCollection: { errorMessages: [], errors: {} } };
 }
 
@@ -98,7 +100,7 @@ export const editIssue = defineOperation({
     const next = applyIssueEdit(site, issue, merged.values, merged.errors);
     if (!next) throw jiraError(400, [], merged.errors);
     if (JSON.stringify(next) !== JSON.stringify(issue))
-      site.put("issues", issue.id, { ...next, updated: site.now() });
+      putIssue(site, issue, { ...next, updated: site.now() }, ctx.accountId);
     addComments(site, issue.id, ctx.accountId, merged.comments);
     if (!params.returnIssue) return undefined;
     const current = site.get("issues", issue.id)!;
@@ -132,7 +134,7 @@ export const assignIssue = defineOperation({
         ),
     })
     .describe('The user to assign, e.g. {"accountId":"5b10ac8d82e05b22cc7d4ef5"}.'),
-  handler: (site, { params, body }) => {
+  handler: (site, { params, body }, ctx) => {
     const issue = requireIssue(site, params.issueIdOrKey);
     if (body.name !== undefined || body.key !== undefined)
       throw jiraError(400, [
@@ -145,7 +147,7 @@ export const assignIssue = defineOperation({
     const resolved = resolveUser(site, target, "assignee", project);
     if (!resolved.ok) throw jiraError(400, [], { assignee: resolved.error });
     if (resolved.value !== issue.assigneeId)
-      site.put("issues", issue.id, { ...issue, assigneeId: resolved.value, updated: site.now() });
+      putIssue(site, issue, { ...issue, assigneeId: resolved.value, updated: site.now() }, ctx.accountId);
     return undefined;
   },
 });

@@ -1,4 +1,7 @@
-/** Jira issue reads: getIssue (fields selection, `names` and `transitions` expansions, case-insensitive keys). */
+/**
+ * Jira issue reads: getIssue (fields selection, `names`, `transitions` and `changelog` expansions,
+ * case-insensitive keys).
+ */
 import { z } from "zod";
 import { jiraError } from "../../api-error.ts";
 import { defineOperation } from "../../define-operation.ts";
@@ -7,6 +10,7 @@ import type { Site } from "../../site.ts";
 import { FIELD_NAMES, selectFieldIds } from "../fields.ts";
 import type { Issue } from "../model.ts";
 import { ISSUE_FIELD_IDS, presentIssueFields } from "../present.ts";
+import { changelogExpansion } from "../present-changelog.ts";
 import { findIssue } from "../store.ts";
 import { presentTransitions } from "./transitions-present.ts";
 
@@ -39,6 +43,7 @@ export function presentIssue(
     bean.names = Object.fromEntries(Object.keys(bean.fields as object).map((k) => [k, FIELD_NAMES[k] ?? k]));
   }
   if (expand.includes("transitions")) bean.transitions = presentTransitions(base, issue, false);
+  if (expand.includes("changelog")) bean.changelog = changelogExpansion(site, base, issue.id);
   return bean;
 }
 
@@ -55,7 +60,11 @@ export const getIssue = defineOperation({
     fields: qList(z.string())
       .optional()
       .describe("Fields to return, e.g. ['summary','status']; default all fields."),
-    expand: qList(z.string()).optional().describe("Comma-separated expansions, e.g. 'transitions,names'."),
+    expand: qList(z.string())
+      .optional()
+      .describe(
+        "Comma-separated expansions: 'names', 'transitions', 'changelog' (the issue's history), e.g. 'transitions,names'.",
+      ),
     fieldsByKeys: qBool().optional(),
     updateHistory: qBool().optional(),
   }),

@@ -44,7 +44,7 @@ const describe = {
   fields:
     "Fields to return for each issue, e.g. ['summary','status','assignee']; '*all' or '*navigable' for many; '-field' excludes. Default: 'id' only (each issue then carries just its id).",
   expand:
-    "Comma-separated expansions: 'names' (display name of each returned field), 'transitions' (per issue).",
+    "Comma-separated expansions: 'names' (display name of each returned field), 'transitions' and 'changelog' (per issue).",
   properties: "Issue properties to include (up to 5); this site stores none.",
   fieldsByKeys: "Reference fields by key rather than id (the same here: the site has no custom fields).",
   failFast: "Fail early if some field data cannot be retrieved (never happens here).",

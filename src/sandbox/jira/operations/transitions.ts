@@ -8,6 +8,7 @@ import { jiraError } from "../../api-error.ts";
 import { defineOperation, type Operation } from "../../define-operation.ts";
 import { qBool } from "../../params.ts";
 import { mergeFieldUpdates } from "../field-updates.ts";
+import { putIssue } from "../history.ts";
 import { resolveResolution } from "../issue-input.ts";
 import { issueUpdateDetailsSchema, transitionIdOf } from "../issue-update-schema.ts";
 import { applyTransition, availableTransition, invalidTransitionMessage } from "../workflow.ts";
@@ -80,7 +81,7 @@ export const doTransition = defineOperation({
       else merged.errors.resolution = resolved.error;
     }
     if (Object.keys(merged.errors).length > 0) throw jiraError(400, [], merged.errors);
-    site.put("issues", issue.id, applyTransition(issue, transition, resolutionId, site.now()));
+    putIssue(site, issue, applyTransition(issue, transition, resolutionId, site.now()), ctx.accountId);
     addComments(site, issue.id, ctx.accountId, merged.comments);
     return undefined;
   },

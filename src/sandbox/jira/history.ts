@@ -1,0 +1,140 @@
+/**
+ * An issue's history (Jira's changelog): every write that changes an issue's fields leaves one entry, by
+ * whom and when, with one item per changed field (`from`/`to` ids where the field has them, and their
+ * names as `fromString`/`toString`), as Jira records it. Creating an issue and adding comments leave none;
+ * linking two issues leaves a `Link` item on each. Entries live in the site's `issueHistory` table, which
+ * diffs skip (a record of changes, not a change), so rewards see the same changes as before it existed.
+ * Fixture issues start with no history. Read by getIssue `expand=changelog` and getChangeLogs.
+ */
+import { adfToText } from "../adf/text.ts";
+import type { Site } from "../site.ts";
+import { PRIORITIES, RESOLUTIONS, STATUSES } from "./catalog.ts";
+import type { ChangeItem, Issue, IssueChange } from "./model.ts";
+
+const HISTORY_ID_START = 10_100;
+
+/** One tracked field: how to read its value (id, shown text) from an issue. */
+interface Tracked {
+  field: string;
+  fieldId: string;
+  read(site: Site, issue: Issue): { id: string | null; text: string | null };
+}
+
+const nameIn = (list: readonly { id: string; name: string }[], id: string | null) =>
+  id === null ? null : (list.find((entry) => entry.id === id)?.name ?? id);
+const plain = (text: string | null) => ({ id: null, text });
+
+const TRACKED: readonly Tracked[] = [
+  { field: "summary", fieldId: "summary", read: (_, i) => plain(i.summary) },
+  {
+    field: "issuetype",
+    fieldId: "issuetype",
+    read: (site, i) => ({ id: i.issueTypeId, text: site.get("issueTypes", i.issueTypeId)?.name ?? null }),
+  },
+  {
+    field: "status",
+    fieldId: "status",
+    read: (_, i) => ({ id: i.statusId, text: nameIn(STATUSES, i.statusId) }),
+  },
+  {
+    field: "resolution",
+    fieldId: "resolution",
+    read: (_, i) => ({ id: i.resolutionId, text: nameIn(RESOLUTIONS, i.resolutionId) }),
+  },
+  {
+    field: "priority",
+    fieldId: "priority",
+    read: (_, i) => ({ id: i.priorityId, text: nameIn(PRIORITIES, i.priorityId) }),
+  },
+  {
+    field: "assignee",
+    fieldId: "assignee",
+    read: (site, i) => ({
+      id: i.assigneeId,
+      text: i.assigneeId === null ? null : (site.get("users", i.assigneeId)?.displayName ?? i.assigneeId),
+    }),
+  },
+  {
+    field: "description",
+    fieldId: "description",
+    read: (_, i) => plain(i.description === null ? null : adfToText(i.description)),
+  },
+  {
+    field: "environment",
+    fieldId: "environment",
+    read: (_, i) => plain(i.environment === null ? null : adfToText(i.environment)),
+  },
+  {
+    field: "labels",
+    fieldId: "labels",
+    read: (_, i) => plain(i.labels.length > 0 ? i.labels.join(" ") : null),
+  },
+  { field: "duedate", fieldId: "duedate", read: (_, i) => ({ id: i.duedate, text: i.duedate }) },
+  {
+    field: "IssueParentAssociation",
+    fieldId: "parent",
+    read: (site, i) => ({
+      id: i.parentId,
+      text: i.parentId === null ? null : (site.get("issues", i.parentId)?.key ?? i.parentId),
+    }),
+  },
+];
+
+/** The items of the fields that differ between `before` and `after` (none when nothing tracked changed). */
+export function changedItems(site: Site, before: Issue, after: Issue): ChangeItem[] {
+  const items: ChangeItem[] = [];
+  for (const { field, fieldId, read } of TRACKED) {
+    const from = read(site, before);
+    const to = read(site, after);
+    if (from.id === to.id && from.text === to.text) continue;
+    items.push(item(field, fieldId, from, to));
+  }
+  return items;
+}
+
+/** Records one history entry for the issue, when there is anything to record. */
+export function recordChange(site: Site, issueId: string, authorId: string, items: ChangeItem[]): void {
+  if (items.length === 0) return;
+  const id = String(site.nextId("history", HISTORY_ID_START));
+  site.put("issueHistory", id, { id, issueId, authorId, created: site.now(), items });
+}
+
+/** Stores `after` over `before` and records what changed in its history. */
+export function putIssue(site: Site, before: Issue, after: Issue, authorId: string): void {
+  const items = changedItems(site, before, after);
+  site.put("issues", after.id, after);
+  recordChange(site, after.id, authorId, items);
+}
+
+/** The `Link` item a new issue link leaves on one of its issues (`phrase` as that issue reads it). */
+export function linkItem(other: Issue, phrase: string): ChangeItem {
+  return item(
+    "Link",
+    "issuelinks",
+    { id: null, text: null },
+    { id: other.key, text: `${phrase} ${other.key}` },
+  );
+}
+
+/** An issue's history, oldest first. */
+export function historyOf(site: Site, issueId: string): IssueChange[] {
+  return [...site.values("issueHistory")].filter((entry) => entry.issueId === issueId);
+}
+
+/** A change item; values that are absent are left out, as the published schema has no nulls for them. */
+function item(
+  field: string,
+  fieldId: string,
+  from: { id: string | null; text: string | null },
+  to: { id: string | null; text: string | null },
+): ChangeItem {
+  return {
+    field,
+    fieldtype: "jira",
+    fieldId,
+    ...(from.id !== null ? { from: from.id } : {}),
+    ...(from.text !== null ? { fromString: from.text } : {}),
+    ...(to.id !== null ? { to: to.id } : {}),
+    ...(to.text !== null ? { toString: to.text } : {}),
+  };
+}
