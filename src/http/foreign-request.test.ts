@@ -15,12 +15,25 @@ import { startServer } from "./start-server.ts";
 
 const EVIL = "https://evil.example";
 
+/** foreignRequest with these headers (lower-case names). */
+const judge = (method: string, headers: Record<string, string>) =>
+  foreignRequest(method, (name) => headers[name]);
+
 describe("foreignRequest", () => {
   it("passes loopback hosts and requests without Host or Origin", () => {
-    for (const host of ["localhost", "localhost:8000", "127.0.0.1:1", "127.9.9.9", "[::1]:8000", null])
-      expect(foreignRequest("POST", host, null)).toBeNull();
-    expect(foreignRequest("POST", "127.0.0.1:8000", "http://localhost:3000")).toBeNull();
-    expect(foreignRequest("POST", "127.0.0.1:8000", "http://[::1]:8000")).toBeNull();
+    for (const host of [
+      "localhost",
+      "localhost:8000",
+      "127.0.0.1:1",
+      "127.9.9.9",
+      "[::1]:8000",
+      "app.localhost:8000",
+    ])
+      expect(judge("POST", { host })).toBeNull();
+    expect(judge("POST", {})).toBeNull();
+    expect(judge("POST", { host: "127.0.0.1:8000", origin: "http://localhost:8000" })).toBeNull();
+    expect(judge("POST", { host: "[::1]:8000", origin: "http://[::1]:8000" })).toBeNull();
+    expect(judge("POST", { host: "localhost", origin: "http://127.0.0.1" })).toBeNull();
   });
 
   it("refuses a Host that names another machine, for reads too (DNS rebinding)", () => {
@@ -31,14 +44,29 @@ describe("foreignRequest", () => {
       "127.0.0.1.nip.io",
       "0.0.0.0:8000",
     ])
-      expect(foreignRequest("GET", host, null)).toMatch(/no token.*not to/);
+      expect(judge("GET", { host })).toMatch(/no token.*not to/);
   });
 
-  it("refuses a change sent from another site's page, but not a read", () => {
-    for (const origin of [EVIL, "null", "http://127.0.0.1.evil.example", "not a url"])
-      expect(foreignRequest("POST", "127.0.0.1:8000", origin)).toMatch(/web page from another site/);
-    expect(foreignRequest("delete", "localhost", EVIL)).not.toBeNull();
-    expect(foreignRequest("GET", "localhost", EVIL)).toBeNull();
+  it("refuses a change sent from another site's page or another local port, but not a read", () => {
+    for (const origin of [
+      EVIL,
+      "null",
+      "http://127.0.0.1.evil.example",
+      "not a url",
+      "http://localhost:3000",
+    ])
+      expect(judge("POST", { host: "127.0.0.1:8000", origin })).toMatch(/web page from another site/);
+    expect(judge("delete", { host: "localhost", origin: EVIL })).not.toBeNull();
+    expect(judge("GET", { host: "localhost", origin: EVIL })).toBeNull();
+  });
+
+  it("refuses what a browser marks cross-site, whatever the method, except the user following a link", () => {
+    const crossSite = { host: "127.0.0.1:8000", "sec-fetch-site": "cross-site" };
+    expect(judge("GET", { ...crossSite, "sec-fetch-mode": "no-cors" })).toMatch(/Sec-Fetch-Site: cross-site/);
+    expect(judge("GET", { ...crossSite, "sec-fetch-mode": "navigate" })).toBeNull();
+    expect(judge("POST", { ...crossSite, "sec-fetch-mode": "navigate" })).not.toBeNull();
+    expect(judge("GET", { ...crossSite, "sec-fetch-site": "same-origin" })).toBeNull();
+    expect(judge("GET", { ...crossSite, "sec-fetch-site": "none" })).toBeNull();
   });
 });
 
@@ -81,6 +109,15 @@ describe("atlas-gym serve without a token", () => {
     );
     expect(comment.status).toBe(403);
     expect(((await comment.json()) as { errorMessages: string[] }).errorMessages[0]).toMatch(/Forbidden/);
+    // Even a GET can change state (it creates an isolated site): a page's no-cors GET is refused.
+    const planted = await handler.fetch(
+      fromPage("/s/planted/rest/api/3/myself", "GET", {
+        "sec-fetch-site": "cross-site",
+        "sec-fetch-mode": "no-cors",
+      }),
+    );
+    expect(planted.status).toBe(403);
+    expect(handler.sites.has("planted")).toBe(false);
     const opened = await handler.fetch(fromPage("/v1/sessions", "POST", { host: "127.0.0.1:8000" }));
     expect(opened.status).toBe(200);
     expect(handler.sessions.size).toBe(1);
@@ -126,6 +163,10 @@ describe("the other token-less servers", () => {
     expect(await post.text()).toContain("Forbidden");
     const rebound = await app.request(new Request("http://x/", { headers: { host: "evil.example" } }));
     expect(rebound.status).toBe(403);
+    // No page may frame it either (a framed Play could be clicked through).
+    const home = await app.request("/");
+    expect(home.headers.get("x-frame-options")).toBe("DENY");
+    expect(home.headers.get("content-security-policy")).toContain("frame-ancestors 'none'");
     expect((await app.request("/")).status).toBe(200);
   });
 });

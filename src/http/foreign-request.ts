@@ -4,27 +4,41 @@
  * this any page the user visits could
  *
  * - read and change state by DNS rebinding (its own name resolved to 127.0.0.1: the request then carries
- *   `Host: evil.example`), and
- * - change state by cross-site requests (a form or a `no-cors` fetch POSTs a body the server parses; the
- *   request carries the page's `Origin`).
+ *   `Host: evil.example`),
+ * - change state by cross-site requests: a form or a `no-cors` fetch POSTs a body the server parses (the
+ *   request carries the page's `Origin`), and even a GET can change state here (a GET under `/s/<id>`
+ *   creates that isolated site), which a browser marks `Sec-Fetch-Site: cross-site`.
  *
- * So a request is foreign when its Host names something other than this machine, or when it would change
- * state (any method but GET, HEAD and OPTIONS) and carries an Origin that is not this machine. Clients that
- * are not browsers (the Python client, jira.js, curl, agent stacks) send a loopback Host and no Origin.
- * A server with a token needs none of this: a page cannot know the token, and the view's cookie is
+ * So a request is foreign when its Host names something other than this machine; when a browser says it
+ * comes from another site (`Sec-Fetch-Site: cross-site`) and it is not the user following a link
+ * (`Sec-Fetch-Mode: navigate` with GET or HEAD); or when it would change state (any method but GET, HEAD
+ * and OPTIONS) and carries an Origin that is not this server (loopback, same port). Clients that are not
+ * browsers (the Python client, jira.js, curl, agent stacks) send a loopback Host and neither header. A
+ * server with a token needs none of this: a page cannot know the token, and the view's cookie is
  * SameSite=Strict.
  */
 import { isLoopback } from "./listen-guard.ts";
 import { pathOf } from "./url-parts.ts";
 
 const SAFE_METHODS = new Set(["GET", "HEAD", "OPTIONS"]);
+const NO_TOKEN = "this server has no token, so it";
+const GIVE_A_TOKEN = "start it with a token to accept them";
+
+/** A request header by lower-case name (null or undefined when absent). */
+export type HeaderOf = (name: string) => string | null | undefined;
 
 /** Why a request to a token-less server is refused (a sentence), or null when it may pass. */
-export function foreignRequest(method: string, host: string | null, origin: string | null): string | null {
-  if (host !== null && !isLoopback(hostnameOf(host)))
-    return `this server has no token, so it answers only requests addressed to this machine (localhost, 127.0.0.1 or [::1]), not to ${JSON.stringify(host)}; start it with a token to serve other names`;
-  if (origin !== null && !SAFE_METHODS.has(method.toUpperCase()) && !isLoopbackOrigin(origin))
-    return `this server has no token, so it refuses changes sent by a web page from another site (Origin ${JSON.stringify(origin)}); start it with a token to accept them`;
+export function foreignRequest(method: string, header: HeaderOf): string | null {
+  const host = header("host") ?? null;
+  if (host !== null && !isThisMachine(hostnameOf(host)))
+    return `${NO_TOKEN} answers only requests addressed to this machine (localhost, 127.0.0.1 or [::1]), not to ${JSON.stringify(host)}; start it with a token to serve other names`;
+  const verb = method.toUpperCase();
+  const navigation = header("sec-fetch-mode") === "navigate" && (verb === "GET" || verb === "HEAD");
+  if (header("sec-fetch-site") === "cross-site" && !navigation)
+    return `${NO_TOKEN} refuses requests a web page from another site sends (Sec-Fetch-Site: cross-site); ${GIVE_A_TOKEN}`;
+  const origin = header("origin") ?? null;
+  if (origin !== null && !SAFE_METHODS.has(verb) && !isOwnOrigin(origin, host))
+    return `${NO_TOKEN} refuses changes sent by a web page from another site (Origin ${JSON.stringify(origin)}); ${GIVE_A_TOKEN}`;
   return null;
 }
 
@@ -39,9 +53,14 @@ export function refuseForeignRequests(
   refuse: (path: string, message: string) => Response,
 ): Fetch {
   return (request) => {
-    const why = foreignRequest(request.method, request.headers.get("host"), request.headers.get("origin"));
+    const why = foreignRequest(request.method, (name) => request.headers.get(name));
     return why === null ? fetch(request) : refuse(pathOf(request.url), `Forbidden: ${why}.`);
   };
+}
+
+/** Loopback, or a `*.localhost` name (browsers resolve those to loopback themselves, never by DNS). */
+function isThisMachine(hostname: string): boolean {
+  return isLoopback(hostname) || hostname.toLowerCase().endsWith(".localhost");
 }
 
 /** The host name of a Host header (`[::1]:8000` → `[::1]`, `localhost:8000` → `localhost`). */
@@ -52,10 +71,28 @@ function hostnameOf(host: string): string {
   return colon === -1 ? trimmed : trimmed.slice(0, colon);
 }
 
-function isLoopbackOrigin(origin: string): boolean {
+/** The port of a Host header (80 when it names none: these servers speak plain HTTP). */
+function portOf(host: string): string {
+  const trimmed = host.trim();
+  const after = trimmed.startsWith("[") ? trimmed.slice(trimmed.indexOf("]") + 1) : trimmed;
+  const colon = after.lastIndexOf(":");
+  return colon === -1 ? "80" : after.slice(colon + 1);
+}
+
+/**
+ * Whether a page at `origin` is this server's own: a loopback name on the port the request was sent to
+ * (`localhost` and `127.0.0.1` name the same server). "null" (a sandboxed frame, a file:// page) and
+ * anything unreadable are not.
+ */
+function isOwnOrigin(origin: string, host: string | null): boolean {
+  let url: URL;
   try {
-    return isLoopback(new URL(origin).hostname);
+    url = new URL(origin);
   } catch {
-    return false; // "null" (a sandboxed frame, a file:// page) and anything unreadable
+    return false;
   }
+  if (!isThisMachine(url.hostname)) return false;
+  if (host === null) return true; // HTTP/1.0 without Host: no port to compare, and no browser sends it
+  const port = url.port || (url.protocol === "https:" ? "443" : "80");
+  return port === portOf(host);
 }

@@ -51,13 +51,14 @@ export function createViewApp(options: ViewAppOptions): { app: Hono; store: RunS
     await next();
     c.header("content-security-policy", CSP);
     c.header("x-content-type-options", "nosniff");
+    c.header("x-frame-options", "DENY"); // no page may frame the view (clickjacking Play), as the CSP says
   });
   const token = options.token;
   // Without a token (loopback only), what a web page could have sent is refused: DNS rebinding, and
   // cross-site posts to Play (src/http/foreign-request.ts).
   if (!token)
     app.use("*", async (c, next) => {
-      const why = foreignRequest(c.req.method, c.req.header("host") ?? null, c.req.header("origin") ?? null);
+      const why = foreignRequest(c.req.method, (name) => c.req.header(name));
       if (why === null) return next();
       return c.html(page({ title: "Forbidden" }, problemBox([`Forbidden: ${why}.`])), 403);
     });

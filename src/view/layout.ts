@@ -7,7 +7,7 @@
 import { esc } from "../report-kit/escape-html.ts";
 
 export const CSP =
-  "default-src 'none'; style-src 'self'; script-src 'self'; img-src 'self' data:; connect-src 'self'; form-action 'self'; base-uri 'none'";
+  "default-src 'none'; style-src 'self'; script-src 'self'; img-src 'self' data:; connect-src 'self'; form-action 'self'; base-uri 'none'; frame-ancestors 'none'";
 
 export const STYLE = `
 :root{--ok:#146c2e;--bad:#a4161a;--warn:#7a4100;--muted:#555;--line:#ccc}

@@ -123,9 +123,13 @@ export async function startFleet(options: FleetOptions): Promise<RunningFleet> {
 
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
     // Token-less (loopback only): what a web page could have sent is refused (src/http/foreign-request.ts).
-    const { host, origin } = req.headers;
     const foreign =
-      token || credentials ? null : foreignRequest(req.method ?? "GET", host ?? null, origin ?? null);
+      token || credentials
+        ? null
+        : foreignRequest(req.method ?? "GET", (name) => {
+            const value = req.headers[name];
+            return Array.isArray(value) ? value[0] : value;
+          });
     if (foreign !== null)
       return reply(
         res,
