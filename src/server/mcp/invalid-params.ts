@@ -10,16 +10,29 @@ import { ClientRequestSchema, type JSONRPCMessage } from "@modelcontextprotocol/
 
 type Schema = (typeof ClientRequestSchema.options)[number];
 
-/** Each client request method's schema, by method name. */
+/** The methods this server answers (createMcpServer: tools and resources); others stay -32601. */
+const ANSWERED = new Set([
+  "initialize",
+  "ping",
+  "tools/list",
+  "tools/call",
+  "resources/list",
+  "resources/templates/list",
+  "resources/read",
+]);
+
+/** Each answered request method's schema, by method name. */
 const SCHEMAS = new Map<string, Schema>(
-  ClientRequestSchema.options.map((schema) => [schema.shape.method.value as string, schema]),
+  ClientRequestSchema.options
+    .map((schema) => [schema.shape.method.value as string, schema] as const)
+    .filter(([method]) => ANSWERED.has(method)),
 );
 
 /** Why a JSON-RPC request's params do not fit its method (a sentence), or null (fits, or not ours). */
 export function invalidParams(message: JSONRPCMessage): string | null {
   if (!("method" in message) || !("id" in message)) return null; // a notification or a response
   const schema = SCHEMAS.get(message.method);
-  if (schema === undefined) return null; // the SDK answers -32601 Method not found
+  if (schema === undefined) return null; // not one this server answers: the SDK says -32601 Method not found
   const parsed = schema.safeParse(message);
   if (parsed.success) return null;
   const problems = parsed.error.issues.map((issue) => {
@@ -35,9 +48,13 @@ export function answerInvalidParams(transport: Transport): void {
   transport.onmessage = (message, extra) => {
     const why = invalidParams(message);
     if (why === null || !("id" in message)) return deliver?.(message, extra);
-    void transport.send(
-      { jsonrpc: "2.0", id: message.id, error: { code: -32602, message: why } },
-      { relatedRequestId: message.id },
-    );
+    // The answer can find no request to go with (a batch that repeats an id was answered already): the
+    // transport says so by throwing, which must not end the process.
+    transport
+      .send(
+        { jsonrpc: "2.0", id: message.id, error: { code: -32602, message: why } },
+        { relatedRequestId: message.id },
+      )
+      .catch((error: Error) => transport.onerror?.(error));
   };
 }
