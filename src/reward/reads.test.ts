@@ -48,6 +48,10 @@ describe("a decisive search", () => {
   it("names the missing thing in its query and finds nothing", () => {
     expect(isDecisiveSearch(search({ cql }, { results: [] }), ["Obsolete"])).toBe(true);
     expect(isDecisiveSearch(search({}, { issues: [], total: 0 }, { jql: cql }), ["obsolete"])).toBe(true);
+    // Jira's approximate count: a count of zero is an empty listing; any other count finds something.
+    expect(isDecisiveSearch(search({}, { count: 0 }, { jql: cql }), ["obsolete"])).toBe(true);
+    expect(isDecisiveSearch(search({}, { count: 2 }, { jql: cql }), ["obsolete"])).toBe(false);
+    expect(isDecisiveSearch(search({}, { count: 0 }, { jql: "project = ENG" }), ["obsolete"])).toBe(false);
   });
 
   it("is not one that finds something, names something else or answers no listing", () => {

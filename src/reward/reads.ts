@@ -111,7 +111,10 @@ export function isDecisiveSearch(call: ReadCall, names: readonly string[]): bool
   const body = call.body as Record<string, unknown> | null;
   if (body === null || typeof body !== "object" || Array.isArray(body)) return false;
   const lists = LISTS.filter((k) => Array.isArray(body[k]));
-  if (lists.length === 0 || lists.some((k) => (body[k] as unknown[]).length > 0)) return false;
+  // A count (Jira's approximate-count answers `{count}`) of zero is as decisive as an empty listing.
+  const counted = lists.length === 0 && typeof body.count === "number";
+  if (counted ? body.count !== 0 : lists.length === 0 || lists.some((k) => (body[k] as unknown[]).length > 0))
+    return false;
   const asked = [...paramValues(call.input.params), ...stringsOf(call.input.body)].join(" \n ");
   return names.every((n) => namesThing(asked, n));
 }

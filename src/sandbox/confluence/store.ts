@@ -11,7 +11,7 @@ export const SPACE_ID_START = 98_305;
 
 export function insertPage(site: Site, fields: Omit<Page, "id" | "position">): Page {
   const id = String(site.nextId("page", PAGE_ID_START));
-  const position = siblingsOf(site, fields.spaceId, fields.parentId).length;
+  const position = nextPosition(site, fields.spaceId, fields.parentId);
   const page: Page = { id, position, ...fields };
   site.put("pages", id, page);
   return page;
@@ -24,6 +24,16 @@ export function findSpaceByKey(site: Site, key: string): Space | undefined {
 
 export function siblingsOf(site: Site, spaceId: string, parentId: string | null): Page[] {
   return [...site.values("pages")].filter((p) => p.spaceId === spaceId && p.parentId === parentId);
+}
+
+/**
+ * The position a page added under `parentId` takes: after every sibling (a purge can leave gaps, so this
+ * is one past the highest, not the count).
+ */
+export function nextPosition(site: Site, spaceId: string, parentId: string | null): number {
+  let next = 0;
+  for (const page of siblingsOf(site, spaceId, parentId)) next = Math.max(next, page.position + 1);
+  return next;
 }
 
 export function childrenOf(site: Site, pageId: string): Page[] {

@@ -57,7 +57,7 @@ export interface Comment {
   id: string;
   issueId: string;
   authorId: string;
-  /** Who last edited the comment (updateComment); absent while that is its author. */
+  /** Who last edited the comment (updateComment) when that was not its author; absent otherwise. */
   updateAuthorId?: string;
   body: AdfDocument;
   created: number;

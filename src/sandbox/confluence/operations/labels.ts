@@ -58,7 +58,10 @@ function sortLabels(labels: PageLabel[], sort: (typeof LABEL_SORTS)[number]): Pa
 const contentId = () => lookupId().describe("The numeric page (content) id; the same as the v2 page id.");
 
 /** A v1 LabelArray of a page's labels. */
-function labelArray(baseUrl: string, pageId: string, labels: PageLabel[], start = 0, limit = 200) {
+/** The most labels a v1 label list answers (also its default), as Cloud's fixed limit caps it. */
+const V1_LABEL_CAP = 200;
+
+function labelArray(baseUrl: string, pageId: string, labels: PageLabel[], start = 0, limit = V1_LABEL_CAP) {
   const results = labels.slice(start, start + limit).map(presentV1Label);
   const self = `${wikiBase(baseUrl)}/rest/api/content/${pageId}/label`;
   const more = limit > 0 && start + limit < labels.length;
@@ -88,12 +91,16 @@ export const getLabelsForContent = defineOperation({
     id: contentId(),
     prefix: z.enum(["global", "my", "team"]).optional().describe("Only labels with this prefix."),
     start: qInt().pipe(z.number().min(0)).optional().describe("Index of the first label to return."),
-    limit: qInt().pipe(z.number().min(0)).optional().describe("Maximum labels to return (default 200)."),
+    limit: qInt()
+      .pipe(z.number().min(0))
+      .transform((limit) => Math.min(limit, V1_LABEL_CAP))
+      .optional()
+      .describe("Maximum labels to return (default and most 200; more is answered with 200)."),
   }),
   handler: (site, { params }, ctx) => {
     const page = requireContent(site, params.id);
     const labels = labelsOf(site, page.id).filter((l) => !params.prefix || l.prefix === params.prefix);
-    return labelArray(ctx.baseUrl, page.id, labels, params.start ?? 0, params.limit ?? 200);
+    return labelArray(ctx.baseUrl, page.id, labels, params.start ?? 0, params.limit ?? V1_LABEL_CAP);
   },
 });
 

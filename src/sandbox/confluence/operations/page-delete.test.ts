@@ -93,6 +93,48 @@ describe("deletePage (DELETE /wiki/api/v2/pages/{id})", () => {
     expect(site.get("pages", draft.id)).toBeUndefined();
   });
 
+  it("refuses to delete a space's homepage, which new pages go under", () => {
+    const { site } = fixture();
+    const space = [...site.values("spaces")][0]!;
+    refused(site, { id: space.homepageId }, 400, /homepage cannot be deleted/);
+  });
+
+  it("restores a page only while its title is free, and adds after a purged sibling's gap", () => {
+    const { site, pageId, children } = fixture();
+    const runbooks = pageId("Runbooks");
+    const [first, second] = children(runbooks);
+    const spaceId = (call(site, "getPageById", { id: first!.id }).body as { spaceId: string }).spaceId;
+    expect(call(site, "deletePage", { id: first!.id }).status).toBe(204);
+    const taken = call(site, "createPage", {}, { spaceId, parentId: runbooks, title: first!.title });
+    expect(taken.status).toBe(200);
+    const before = site.hash();
+    const restore = call(
+      site,
+      "updatePage",
+      { id: first!.id },
+      {
+        id: first!.id,
+        status: "current",
+        title: first!.title,
+        body: { representation: "storage", value: "<p>x</p>" },
+        version: { number: 2 },
+      },
+    );
+    expect(restore.status).toBe(400);
+    expect(site.hash()).toBe(before);
+
+    // Purging a middle child leaves a gap in the positions; a new page still goes after every sibling.
+    expect(call(site, "deletePage", { id: second!.id }).status).toBe(204);
+    expect(call(site, "deletePage", { id: second!.id, purge: true }).status).toBe(204);
+    const added = call(site, "createPage", {}, { spaceId, parentId: runbooks, title: "After the gap" });
+    expect(added.status).toBe(200);
+    const positions = (
+      call(site, "getChildPages", { id: runbooks }).body as { results: { childPosition: number }[] }
+    ).results.map((c) => c.childPosition);
+    expect(new Set(positions).size).toBe(positions.length);
+    expect(positions.at(-1)).toBe(Math.max(...positions));
+  });
+
   it("answers an unknown or malformed id as the other page routes do, changing nothing", () => {
     const { site } = fixture();
     refused(site, { id: "999999" }, 404, "Not Found");

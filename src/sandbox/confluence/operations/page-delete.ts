@@ -8,6 +8,7 @@
  * - `draft=true` removes a draft for good (discarded drafts skip the trash); on a page that is not a
  *   draft, and without it on a draft, the page is not found.
  *
+ * A space's homepage cannot be deleted (400): new pages go under it, so the space would lose its tree.
  * 204 with no body; everything is checked before anything changes.
  */
 import { z } from "zod";
@@ -17,8 +18,9 @@ import { numericId, qBool } from "../../params.ts";
 import type { Site } from "../../site.ts";
 import { NOT_FOUND } from "../lookup.ts";
 import type { Page } from "../model.ts";
-import { labelKey, labelsOf, siblingsOf } from "../store.ts";
+import { labelKey, labelsOf, nextPosition, siblingsOf } from "../store.ts";
 
+export const HOMEPAGE = "A space's homepage cannot be deleted; it is the root of the space's page tree.";
 export const NOT_TRASHED = "A page can be purged only from the trash: delete it first, then purge it.";
 
 export const deletePage = defineOperation({
@@ -38,6 +40,8 @@ export const deletePage = defineOperation({
   handler: (site, { params }) => {
     const page = site.get("pages", params.id);
     if (!page) throw confluenceError(404, NOT_FOUND);
+    if (site.get("spaces", page.spaceId)?.homepageId === page.id)
+      throw confluenceError(400, HOMEPAGE, "INVALID_REQUEST_PARAMETER");
     if (params.draft) {
       if (page.status !== "draft") throw confluenceError(404, NOT_FOUND);
       removeForGood(site, page);
@@ -57,7 +61,7 @@ export const deletePage = defineOperation({
 /** The page's children (every status) become its parent's, appended in their own order. */
 function moveChildrenUp(site: Site, page: Page): void {
   const children = siblingsOf(site, page.spaceId, page.id).sort((a, b) => a.position - b.position);
-  let position = siblingsOf(site, page.spaceId, page.parentId).length;
+  let position = nextPosition(site, page.spaceId, page.parentId);
   for (const child of children)
     site.put("pages", child.id, { ...child, parentId: page.parentId, position: position++ });
 }

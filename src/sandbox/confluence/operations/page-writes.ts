@@ -12,7 +12,7 @@ import { NOT_FOUND } from "../lookup.ts";
 import type { Page } from "../model.ts";
 import { checkNoCycle, checkTitle, checkTitleFree, requireParent } from "../page-rules.ts";
 import { presentPageSingle } from "../present.ts";
-import { insertPage, siblingsOf } from "../store.ts";
+import { insertPage, nextPosition } from "../store.ts";
 
 export const createPage = defineOperation({
   operationId: "createPage",
@@ -120,7 +120,9 @@ export const updatePage = defineOperation({
     if (!page || (page.status === "trashed" && body.status !== "current"))
       throw confluenceError(404, NOT_FOUND);
     if (page.status === "trashed") {
-      // Restoring from the trash changes only the status.
+      // Restoring from the trash changes only the status; its title must still be free (another page may
+      // have taken it while it was in the trash).
+      checkTitleFree(site, page.spaceId, page.title, page.id);
       const restored: Page = { ...page, status: "current" };
       site.put("pages", page.id, restored);
       return presentPageSingle(site, restored, ctx.baseUrl);
@@ -142,7 +144,7 @@ export const updatePage = defineOperation({
       const parent = requireParent(site, body.parentId, space);
       checkNoCycle(site, page, parent);
       parentId = parent.id;
-      position = siblingsOf(site, page.spaceId, parent.id).length;
+      position = nextPosition(site, page.spaceId, parent.id);
     }
     if (body.ownerId && !site.get("users", body.ownerId))
       throw confluenceError(

@@ -33,16 +33,17 @@ export function v1Failure(result: OperationResult, notFound?: string): Operation
   return { ok: false, status: result.status, body: error.body, headers: result.headers };
 }
 
-/** The v2 cursor for a v1 `start` offset. */
 /**
- * A v1 list's `limit`: at least 1; above v2's cap (a v1 list is read through v2), the cap ("this may be restricted by fixed system
- * limits", as the v1 document says: Cloud answers fewer, and says so in the answer's `limit`).
+ * A v1 list's `limit`: at least 1; above v2's cap (a v1 list is read through v2), the cap ("this may be
+ * restricted by fixed system limits", as the v1 document says: Cloud answers fewer, and says so in the
+ * answer's `limit`).
  */
 export const v1Limit = () =>
   qInt()
     .pipe(z.number().min(1))
     .transform((limit) => Math.min(limit, MAX_LIMIT));
 
+/** The v2 cursor for a v1 `start` offset. */
 export function cursorAt(start: number): string | undefined {
   return start > 0 ? encodeCursor(start) : undefined;
 }

@@ -199,6 +199,25 @@ describe("updateComment", () => {
     expect(read.body).toEqual(paragraphDoc("Edited: <done>."));
   });
 
+  it("names no separate updateAuthor when the author edits their own comment, after another's edit too", () => {
+    const site = createSite({ seed: 1 });
+    const key = "ENG-3";
+    const added = call(site, "addComment", { issueIdOrKey: key }, { body: paragraphDoc("Mine.") })
+      .body as CommentBean;
+    const edit = (text: string) =>
+      call(site, "updateComment", { issueIdOrKey: key, id: added.id }, { body: paragraphDoc(text) });
+    expect(edit("Mine, edited.").status).toBe(200);
+    expect(site.get("comments", added.id)).not.toHaveProperty("updateAuthorId");
+    const someone = [...site.values("users")].find((u) => u.accountId !== AGENT_ACCOUNT_ID)!.accountId;
+    const theirs = { ...site.get("comments", added.id)!, authorId: someone };
+    site.put("comments", added.id, theirs);
+    expect(edit("Edited by the agent.").status).toBe(200);
+    expect(site.get("comments", added.id)!.updateAuthorId).toBe(AGENT_ACCOUNT_ID);
+    site.put("comments", added.id, { ...site.get("comments", added.id)!, authorId: AGENT_ACCOUNT_ID });
+    expect(edit("Back to the author.").status).toBe(200);
+    expect(site.get("comments", added.id)).not.toHaveProperty("updateAuthorId");
+  });
+
   it("refuses an empty or non-ADF body, another issue's comment and an unknown one, changing nothing", () => {
     const site = createSite({ seed: 1 });
     const comment = [...site.values("comments")][0]!;

@@ -151,7 +151,14 @@ export const updateComment = defineOperation({
     const comment = requireComment(site, params.issueIdOrKey, params.id);
     const doc = requireCommentBody(body.body);
     const now = site.now();
-    const updated: Comment = { ...comment, body: doc, updated: now, updateAuthorId: ctx.accountId };
+    // The last editor other than the author is kept; the author's own edit leaves the field absent.
+    const { updateAuthorId: _previous, ...rest } = comment;
+    const updated: Comment = {
+      ...rest,
+      body: doc,
+      updated: now,
+      ...(ctx.accountId === comment.authorId ? {} : { updateAuthorId: ctx.accountId }),
+    };
     site.put("comments", comment.id, updated);
     // Editing a comment is a change to the issue, as adding one is.
     site.put("issues", comment.issueId, { ...site.get("issues", comment.issueId)!, updated: now });
