@@ -26,3 +26,19 @@ export function jiraTime(ms: number): string {
 export function confluenceTime(ms: number): string {
   return new Date(ms).toISOString();
 }
+
+const MONTHS = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"];
+
+/** Jira's rendered date (its "complete" format, `dd/MMM/yy`), e.g. `02/Mar/26`, in the site's UTC. */
+export function jiraRenderedDate(ms: number): string {
+  const d = new Date(ms);
+  return `${String(d.getUTCDate()).padStart(2, "0")}/${MONTHS[d.getUTCMonth()]}/${String(d.getUTCFullYear() % 100).padStart(2, "0")}`;
+}
+
+/** Jira's rendered date and time (`dd/MMM/yy h:mm AM`), e.g. `02/Mar/26 9:00 AM`, in the site's UTC. */
+export function jiraRenderedTime(ms: number): string {
+  const d = new Date(ms);
+  const hour = d.getUTCHours();
+  const minutes = String(d.getUTCMinutes()).padStart(2, "0");
+  return `${jiraRenderedDate(ms)} ${hour % 12 === 0 ? 12 : hour % 12}:${minutes} ${hour < 12 ? "AM" : "PM"}`;
+}

@@ -1,9 +1,22 @@
 /**
- * Converts an ADF document to Confluence storage format (XHTML), for reading an ADF-written page with
- * `body-format=storage`. The inverse of storage-to-adf for the nodes it covers; nodes with no storage
- * counterpart here (media, cards, statuses) keep their text so nothing readable is lost.
+ * Converts an ADF document to markup in two flavours that differ only in a few nodes:
+ *
+ * - Confluence storage format (XHTML: `adfToStorage`), for reading an ADF-written page with
+ *   `body-format=storage`; the inverse of storage-to-adf for the nodes it covers;
+ * - rendered HTML (`adfToHtml`), what Jira answers as a comment's `renderedBody` and in an issue's
+ *   `renderedFields`: code, panels, expands and mentions as plain HTML instead of storage macros.
+ *
+ * Nodes with no counterpart here (media, cards, statuses) keep their text so nothing readable is lost.
  */
 import type { AdfDocument, AdfNode } from "./types.ts";
+
+/** How a flavour writes the nodes that differ between storage format and HTML. */
+interface Flavour {
+  code(text: string, language: string | undefined): string;
+  panel(type: string, inner: string): string;
+  expand(title: string, inner: string): string;
+  mention(accountId: string, text: string): string;
+}
 
 const PANEL_MACROS: Record<string, string> = {
   info: "info",
@@ -12,12 +25,41 @@ const PANEL_MACROS: Record<string, string> = {
   success: "tip",
 };
 
+const STORAGE: Flavour = {
+  code: codeMacro,
+  panel: (type, inner) => {
+    const name = PANEL_MACROS[type] ?? "info";
+    return `<ac:structured-macro ac:name="${name}"><ac:rich-text-body>${inner}</ac:rich-text-body></ac:structured-macro>`;
+  },
+  expand: (title, inner) =>
+    `<ac:structured-macro ac:name="expand"><ac:parameter ac:name="title">${escapeText(title)}</ac:parameter><ac:rich-text-body>${inner}</ac:rich-text-body></ac:structured-macro>`,
+  mention: (accountId) => `<ac:link><ri:user ri:account-id="${escapeAttr(accountId)}" /></ac:link>`,
+};
+
+const HTML: Flavour = {
+  code: (text, language) =>
+    `<pre><code${language ? ` class="language-${escapeAttr(language)}"` : ""}>${escapeText(text)}</code></pre>`,
+  panel: (type, inner) => `<div class="panel panel-${escapeAttr(type)}">${inner}</div>`,
+  expand: (title, inner) => `<details><summary>${escapeText(title)}</summary>${inner}</details>`,
+  mention: (accountId, text) =>
+    `<a class="user-hover" data-account-id="${escapeAttr(accountId)}">${escapeText(text)}</a>`,
+};
+
 export function adfToStorage(doc: AdfDocument | AdfNode): string {
-  return (doc.content ?? []).map(block).join("");
+  return blocks(doc.content, STORAGE);
 }
 
-function block(node: AdfNode): string {
-  const inner = () => (node.content ?? []).map(block).join("");
+export function adfToHtml(doc: AdfDocument | AdfNode): string {
+  return blocks(doc.content, HTML);
+}
+
+function blocks(nodes: AdfNode[] | undefined, flavour: Flavour): string {
+  return (nodes ?? []).map((node) => block(node, flavour)).join("");
+}
+
+function block(node: AdfNode, flavour: Flavour): string {
+  const inner = () => blocks(node.content, flavour);
+  const inlines = (nodes: AdfNode[] | undefined) => inlinesOf(nodes, flavour);
   switch (node.type) {
     case "paragraph":
       return `<p>${inlines(node.content)}</p>`;
@@ -36,17 +78,15 @@ function block(node: AdfNode): string {
     case "rule":
       return "<hr />";
     case "codeBlock":
-      return codeMacro(
+      return flavour.code(
         (node.content ?? []).map((n) => n.text ?? "").join(""),
         node.attrs?.language as string | undefined,
       );
-    case "panel": {
-      const name = PANEL_MACROS[String(node.attrs?.panelType ?? "info")] ?? "info";
-      return `<ac:structured-macro ac:name="${name}"><ac:rich-text-body>${inner()}</ac:rich-text-body></ac:structured-macro>`;
-    }
+    case "panel":
+      return flavour.panel(String(node.attrs?.panelType ?? "info"), inner());
     case "expand":
     case "nestedExpand":
-      return `<ac:structured-macro ac:name="expand"><ac:parameter ac:name="title">${escapeText(String(node.attrs?.title ?? ""))}</ac:parameter><ac:rich-text-body>${inner()}</ac:rich-text-body></ac:structured-macro>`;
+      return flavour.expand(String(node.attrs?.title ?? ""), inner());
     case "table":
       return `<table><tbody>${inner()}</tbody></table>`;
     case "tableRow":
@@ -59,8 +99,11 @@ function block(node: AdfNode): string {
     case "mediaGroup":
     case "media":
       return "";
-    default:
-      return node.content ? inner() : inline(node) ? `<p>${inline(node)}</p>` : "";
+    default: {
+      if (node.content) return inner();
+      const text = inline(node, flavour);
+      return text ? `<p>${text}</p>` : "";
+    }
   }
 }
 
@@ -70,18 +113,18 @@ function codeMacro(text: string, language: string | undefined): string {
   return `<ac:structured-macro ac:name="code">${lang}<ac:plain-text-body><![CDATA[${cdata}]]></ac:plain-text-body></ac:structured-macro>`;
 }
 
-function inlines(nodes: AdfNode[] | undefined): string {
-  return (nodes ?? []).map(inline).join("");
+function inlinesOf(nodes: AdfNode[] | undefined, flavour: Flavour): string {
+  return (nodes ?? []).map((node) => inline(node, flavour)).join("");
 }
 
-function inline(node: AdfNode): string {
+function inline(node: AdfNode, flavour: Flavour): string {
   switch (node.type) {
     case "text":
       return withMarks(escapeText(node.text ?? ""), node.marks ?? []);
     case "hardBreak":
       return "<br />";
     case "mention":
-      return `<ac:link><ri:user ri:account-id="${escapeAttr(String(node.attrs?.id ?? ""))}" /></ac:link>`;
+      return flavour.mention(String(node.attrs?.id ?? ""), String(node.attrs?.text ?? ""));
     case "emoji":
       return escapeText(String(node.attrs?.text ?? node.attrs?.shortName ?? ""));
     case "inlineCard": {
@@ -95,7 +138,7 @@ function inline(node: AdfNode): string {
     case "status":
       return escapeText(String(node.attrs?.text ?? ""));
     default:
-      return inlines(node.content);
+      return inlinesOf(node.content, flavour);
   }
 }
 

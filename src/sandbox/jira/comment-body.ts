@@ -4,6 +4,7 @@
  * `renderedBody` HTML.
  */
 
+import { adfToHtml } from "../adf/adf-to-storage.ts";
 import { adfToText } from "../adf/text.ts";
 import type { AdfDocument } from "../adf/types.ts";
 import { validateAdf } from "../adf/validate.ts";
@@ -46,15 +47,7 @@ export function insertComment(site: Site, issue: Issue, authorId: string, body: 
   return comment;
 }
 
-/** The `renderedBody` expansion: the comment's paragraphs as HTML. */
+/** The `renderedBody` expansion: the comment as HTML (headings, lists, marks, mentions and all). */
 export function renderCommentBody(body: AdfDocument): string {
-  return adfToText(body)
-    .split("\n")
-    .filter((line) => line !== "")
-    .map((line) => `<p>${escapeHtml(line)}</p>`)
-    .join("");
-}
-
-function escapeHtml(text: string): string {
-  return text.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;").replace(/"/g, "&quot;");
+  return adfToHtml(body);
 }

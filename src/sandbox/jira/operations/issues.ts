@@ -1,6 +1,6 @@
 /**
- * Jira issue reads: getIssue (fields selection, `names`, `transitions` and `changelog` expansions,
- * case-insensitive keys).
+ * Jira issue reads: getIssue (fields selection, `names`, `transitions`, `changelog` and `renderedFields`
+ * expansions, case-insensitive keys).
  */
 import { z } from "zod";
 import { jiraError } from "../../api-error.ts";
@@ -11,6 +11,7 @@ import { FIELD_NAMES, selectFieldIds } from "../fields.ts";
 import type { Issue } from "../model.ts";
 import { ISSUE_FIELD_IDS, presentIssueFields } from "../present.ts";
 import { changelogExpansion } from "../present-changelog.ts";
+import { renderedFields } from "../rendered-fields.ts";
 import { findIssue } from "../store.ts";
 import { presentTransitions } from "./transitions-present.ts";
 
@@ -44,6 +45,8 @@ export function presentIssue(
   }
   if (expand.includes("transitions")) bean.transitions = presentTransitions(base, issue, false);
   if (expand.includes("changelog")) bean.changelog = changelogExpansion(site, base, issue.id);
+  if (expand.includes("renderedFields"))
+    bean.renderedFields = renderedFields(site, issue, bean.fields as Record<string, unknown>);
   return bean;
 }
 
@@ -63,7 +66,7 @@ export const getIssue = defineOperation({
     expand: qList(z.string())
       .optional()
       .describe(
-        "Comma-separated expansions: 'names', 'transitions', 'changelog' (the issue's history), e.g. 'transitions,names'.",
+        "Comma-separated expansions: 'names', 'transitions', 'changelog' (the issue's history), 'renderedFields' (rich text as HTML), e.g. 'transitions,names'.",
       ),
     fieldsByKeys: qBool().optional(),
     updateHistory: qBool().optional(),
