@@ -25,7 +25,7 @@ const BOOLEANS = OPERATIONS.filter((op) => op.api === "jira").flatMap((op) => {
     .map((p) => [op, p.name] as const);
 });
 
-const PATH_PARAMS = { issueIdOrKey: "ENG-1" };
+const PATH_PARAMS = { issueIdOrKey: "ENG-1", id: "10200" };
 const { call, violations } = createConformanceApp("bools");
 
 describe("Jira boolean query parameters", () => {

@@ -30,7 +30,7 @@ export type HeaderOf = (name: string) => string | null | undefined;
 /** Why a request to a token-less server is refused (a sentence), or null when it may pass. */
 export function foreignRequest(method: string, header: HeaderOf): string | null {
   const host = header("host") ?? null;
-  if (host !== null && !isThisMachine(hostnameOf(host)))
+  if (host !== null && !isThisHost(host))
     return `${NO_TOKEN} answers only requests addressed to this machine (localhost, 127.0.0.1 or [::1]), not to ${JSON.stringify(host)}; start it with a token to serve other names`;
   const verb = method.toUpperCase();
   const navigation = header("sec-fetch-mode") === "navigate" && (verb === "GET" || verb === "HEAD");
@@ -56,6 +56,17 @@ export function refuseForeignRequests(
     const why = foreignRequest(request.method, (name) => request.headers.get(name));
     return why === null ? fetch(request) : refuse(pathOf(request.url), `Forbidden: ${why}.`);
   };
+}
+
+/** Host headers already found to name this machine (a server sees a handful; bounded all the same). */
+const THIS_HOST = new Set<string>();
+
+/** Whether a Host header names this machine (remembered: this runs on every request). */
+function isThisHost(host: string): boolean {
+  if (THIS_HOST.has(host)) return true;
+  if (!isThisMachine(hostnameOf(host))) return false;
+  if (THIS_HOST.size < 64) THIS_HOST.add(host);
+  return true;
 }
 
 /** Loopback, or a `*.localhost` name (browsers resolve those to loopback themselves, never by DNS). */
