@@ -127,45 +127,32 @@ describe("the /mcp handler", () => {
     const handler = createMcpHttpHandler({ seed: 1, sessions });
     const client = await connect(handler, "?session=ses-params");
     const { sessionId, protocolVersion } = client.transport as StreamableHTTPClientTransport;
-    const raw = await handler.fetch(
-      new Request("http://mcp.test/mcp?session=ses-params", {
-        method: "POST",
-        headers: {
-          "content-type": "application/json",
-          accept: "application/json, text/event-stream",
-          "mcp-session-id": sessionId!,
-          "mcp-protocol-version": protocolVersion!,
-        },
-        body: JSON.stringify({
-          jsonrpc: "2.0",
-          id: 9,
-          method: "tools/call",
-          params: { name: "jira_get_issue", arguments: "ENG-1" },
+    /** A JSON-RPC body sent raw on the client's MCP session (the SDK client would not send it). */
+    const send = (body: unknown) =>
+      handler.fetch(
+        new Request("http://mcp.test/mcp?session=ses-params", {
+          method: "POST",
+          headers: {
+            "content-type": "application/json",
+            accept: "application/json, text/event-stream",
+            "mcp-session-id": sessionId!,
+            "mcp-protocol-version": protocolVersion!,
+          },
+          body: JSON.stringify(body),
         }),
-      }),
-    );
+      );
+    const call = { name: "jira_get_issue", arguments: "ENG-1" };
+    const raw = await send({ jsonrpc: "2.0", id: 9, method: "tools/call", params: call });
     const answer = (await raw.json()) as { id: number; error: { code: number; message: string } };
-    // A batch that repeats the id of an invalid call: the second answer has no request left to go with,
-    // which must not take the server down (it did: an unhandled rejection).
-    const bad = { jsonrpc: "2.0", id: 1, method: "tools/call", params: {} };
-    const batch = await handler.fetch(
-      new Request("http://mcp.test/mcp?session=ses-params", {
-        method: "POST",
-        headers: {
-          "content-type": "application/json",
-          accept: "application/json, text/event-stream",
-          "mcp-session-id": sessionId!,
-          "mcp-protocol-version": protocolVersion!,
-        },
-        body: JSON.stringify([bad, bad]),
-      }),
-    );
-    expect(JSON.stringify(await batch.json())).toContain("-32602");
-    await new Promise((resolve) => setTimeout(resolve, 20)); // let a stray rejection surface, if any
-    expect((await client.listTools()).tools.length).toBeGreaterThan(0);
     expect(answer.id).toBe(9);
     expect(answer.error.code).toBe(-32602);
     expect(answer.error.message).toMatch(/^Invalid params for tools\/call: params\.arguments: /);
+    // A batch that repeats the id of an invalid call: the second answer has no request left to go with,
+    // which must not take the server down (it did: an unhandled rejection).
+    const bad = { jsonrpc: "2.0", id: 1, method: "tools/call", params: {} };
+    expect(JSON.stringify(await (await send([bad, bad])).json())).toContain("-32602");
+    await new Promise((resolve) => setTimeout(resolve, 20)); // let a stray rejection surface, if any
+    expect((await client.listTools()).tools.length).toBeGreaterThan(0);
     expect(session.episode.calls).toHaveLength(0);
   });
 });
