@@ -31,14 +31,14 @@ export function checkTitle(title: string | undefined, status: "current" | "draft
 }
 
 /**
- * Titles are unique per space among current and archived pages (drafts and trashed pages do not
- * reserve a title), ignoring case.
+ * Titles are unique per space among current, archived and trashed pages, ignoring case: a page in the
+ * trash keeps its title until it is purged, as in Confluence. Drafts do not reserve one.
  */
 export function checkTitleFree(site: Site, spaceId: string, title: string, exceptId?: string): void {
   const wanted = title.toLowerCase();
   for (const page of site.values("pages")) {
     if (page.spaceId !== spaceId || page.id === exceptId) continue;
-    if (page.status !== "current" && page.status !== "archived") continue;
+    if (page.status === "draft") continue;
     if (page.title.toLowerCase() === wanted) throw confluenceError(400, DUPLICATE_TITLE);
   }
 }

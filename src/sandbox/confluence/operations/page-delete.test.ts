@@ -99,29 +99,21 @@ describe("deletePage (DELETE /wiki/api/v2/pages/{id})", () => {
     refused(site, { id: space.homepageId }, 400, /homepage cannot be deleted/);
   });
 
-  it("restores a page only while its title is free, and adds after a purged sibling's gap", () => {
+  it("keeps a trashed page's title reserved until it is purged, and adds after a purged sibling's gap", () => {
     const { site, pageId, children } = fixture();
     const runbooks = pageId("Runbooks");
     const [first, second] = children(runbooks);
     const spaceId = (call(site, "getPageById", { id: first!.id }).body as { spaceId: string }).spaceId;
     expect(call(site, "deletePage", { id: first!.id }).status).toBe(204);
-    const taken = call(site, "createPage", {}, { spaceId, parentId: runbooks, title: first!.title });
-    expect(taken.status).toBe(200);
     const before = site.hash();
-    const restore = call(
-      site,
-      "updatePage",
-      { id: first!.id },
-      {
-        id: first!.id,
-        status: "current",
-        title: first!.title,
-        body: { representation: "storage", value: "<p>x</p>" },
-        version: { number: 2 },
-      },
-    );
-    expect(restore.status).toBe(400);
+    const taken = call(site, "createPage", {}, { spaceId, parentId: runbooks, title: first!.title });
+    expect(taken.status).toBe(400);
+    expect(JSON.stringify(taken.body)).toContain("A page with this title already exists");
     expect(site.hash()).toBe(before);
+    expect(call(site, "deletePage", { id: first!.id, purge: true }).status).toBe(204);
+    expect(call(site, "createPage", {}, { spaceId, parentId: runbooks, title: first!.title }).status).toBe(
+      200,
+    );
 
     // Purging a middle child leaves a gap in the positions; a new page still goes after every sibling.
     expect(call(site, "deletePage", { id: second!.id }).status).toBe(204);

@@ -120,8 +120,7 @@ export const updatePage = defineOperation({
     if (!page || (page.status === "trashed" && body.status !== "current"))
       throw confluenceError(404, NOT_FOUND);
     if (page.status === "trashed") {
-      // Restoring from the trash changes only the status; its title must still be free (another page may
-      // have taken it while it was in the trash).
+      // Restoring from the trash changes only the status (its title stayed reserved; checked all the same).
       checkTitleFree(site, page.spaceId, page.title, page.id);
       const restored: Page = { ...page, status: "current" };
       site.put("pages", page.id, restored);
