@@ -12,7 +12,7 @@ import { createCredentials, listen } from "../http/start-server.ts";
 import { pathOf } from "../http/url-parts.ts";
 import { gateRequests } from "./auth-gate.ts";
 import { createEnvApp } from "./create-env-app.ts";
-import { workerSessionId } from "./fleet/fleet-routes.ts";
+import { workerMcpSessionId, workerSessionId } from "./fleet/fleet-routes.ts";
 import { createJournal } from "./journal.ts";
 import { createMcpHttpHandler, type McpHttpHandler } from "./mcp/http-handler.ts";
 import { type RestoreReport, restoreSessions } from "./session-replay.ts";
@@ -115,6 +115,7 @@ export function createGymHandler(options: Omit<GymServerOptions, "port" | "host"
     seed: options.seed,
     sessions,
     clock: options.clock,
+    ...(options.worker === undefined ? {} : { newId: () => workerMcpSessionId(options.worker!) }),
     reopen: restored?.restored.map((id) => sessions.get(id)),
   });
   const dispatch = (request: Request) =>

@@ -1,6 +1,6 @@
 /** Where the fleet router sends each kind of request (pure: no processes). */
 import { describe, expect, it } from "vitest";
-import { routeRequest, workerOfSession, workerSessionId } from "./fleet-routes.ts";
+import { routeRequest, workerMcpSessionId, workerOfSession, workerSessionId } from "./fleet-routes.ts";
 
 describe("fleet routes", () => {
   const sid = workerSessionId(2);
@@ -34,10 +34,27 @@ describe("fleet routes", () => {
     });
   });
 
-  it("gives state that is no session's one home: the default site and free MCP on worker 0, a site by its id", () => {
+  it("sends a new free MCP sandbox round the workers, and each later request to the worker its id names", () => {
+    expect(routeRequest("POST", "/mcp?tools=rovo", 3)).toEqual({ to: "open" });
+    expect(routeRequest("POST", "/mcp", 3, workerMcpSessionId(2))).toEqual({ to: "worker", worker: 2 });
+    expect(routeRequest("DELETE", "/mcp?tools=rovo", 3, workerMcpSessionId(1))).toEqual({
+      to: "worker",
+      worker: 1,
+    });
+    // An id no worker of this fleet made (another fleet's, or none at all) goes to worker 0, which answers it.
+    for (const id of [workerMcpSessionId(7), "0b6f5d2e-1c1a-4c39-a1b5-0f6b5b0c2c11"])
+      expect(routeRequest("POST", "/mcp", 3, id)).toEqual({ to: "worker", worker: 0 });
+    expect(routeRequest("DELETE", "/mcp", 3)).toEqual({ to: "worker", worker: 0 });
+    // Bound to an env session, the session's worker as before, whatever the MCP id says.
+    expect(routeRequest("POST", `/mcp?session=${sid}`, 3, workerMcpSessionId(0))).toEqual({
+      to: "worker",
+      worker: 2,
+    });
+  });
+
+  it("gives state that is no session's one home: the default site on worker 0, a site by its id", () => {
     expect(routeRequest("POST", "/rest/api/3/issue", 3)).toEqual({ to: "worker", worker: 0 });
     expect(routeRequest("GET", "/wiki/api/v2/spaces", 3)).toEqual({ to: "worker", worker: 0 });
-    expect(routeRequest("POST", "/mcp?tools=rovo", 3)).toEqual({ to: "worker", worker: 0 });
     const homes = ["a", "b", "c", "d", "e", "f"].map((id) =>
       routeRequest("GET", `/s/${id}/rest/api/3/myself`, 3),
     );

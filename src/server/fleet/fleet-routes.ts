@@ -5,8 +5,10 @@
  * remembering anything: a restarted router routes the same way; so does a watcher's view of one session
  * (`/v1/live/sessions/<id>`). New sessions go round the workers; the scenario catalogue is the same on
  * every worker; `/health` and the session listings (`/v1/sessions`, `/v1/live/sessions`) are answered from
- * all of them. State that is not a session's (the default site, isolated sites, free MCP sandboxes) has
- * one fixed home, so it never diverges between workers. The router decides where, never whether: every
+ * all of them. Free MCP sandboxes go round the workers too: a worker's MCP session ids say which it is
+ * (`mcp-w<k>-<uuid>`), so each later request on one (its `mcp-session-id` header) reaches it. Other state
+ * that is not a session's (the default site, isolated sites) has one fixed home, so it never diverges
+ * between workers. The router decides where, never whether: every
  * request reaches a worker with its credentials untouched, and the worker makes the auth decision.
  * Routing reads the path as a single server does: which part of the server answers (env server, MCP, REST)
  * by the path as sent, and where within it by the path as Hono decodes it, so `/%73/<id>/...` reaches the
@@ -23,7 +25,7 @@ export type FleetRoute =
   | { to: "sessions" }
   /** `GET /v1/live/sessions`: every worker's summaries for watchers, listed together. */
   | { to: "live" }
-  /** `POST /v1/sessions`: the next worker in turn. */
+  /** `POST /v1/sessions`, or a free MCP session's initialize: the next worker in turn that is not full. */
   | { to: "open" }
   /** The scenario catalogue (the same on every worker): the next worker in turn. */
   | { to: "any" }
@@ -31,6 +33,12 @@ export type FleetRoute =
   | { to: "worker"; worker: number };
 
 const TAGGED = new RegExp(`^${SESSION_PREFIX}w(\\d+)-`);
+const MCP_TAGGED = /^mcp-w(\d+)-/;
+
+/** A fresh MCP session id for fleet member `worker` (a free sandbox's `mcp-session-id`). */
+export function workerMcpSessionId(worker: number): string {
+  return `mcp-w${worker}-${randomUUID()}`;
+}
 
 /** A fresh session id for fleet member `worker`. */
 export function workerSessionId(worker: number): string {
@@ -44,14 +52,27 @@ export function workerOfSession(id: string, workers: number): number | null {
   return Number.isInteger(worker) && worker < workers ? worker : null;
 }
 
-/** Where `method target` (the request's path and query) goes in a fleet of `workers` processes. */
-export function routeRequest(method: string, target: string, workers: number): FleetRoute {
+/**
+ * Where `method target` (the request's path and query) goes in a fleet of `workers` processes;
+ * `mcpSessionId` is the request's `mcp-session-id` header, if any.
+ */
+export function routeRequest(
+  method: string,
+  target: string,
+  workers: number,
+  mcpSessionId?: string | null,
+): FleetRoute {
   // Which part answers, by the path as sent (as a single server's dispatch in start-gym-server.ts picks it).
   const sent = target.split(/[?#]/, 1)[0] || "/";
   const path = decodedPath(target);
   if (sent === "/mcp") {
     const bound = new URL(target, "http://fleet").searchParams.get("session");
-    return bound ? sessionHome(bound, workers) : { to: "worker", worker: 0 }; // free MCP sandboxes: worker 0
+    if (bound) return sessionHome(bound, workers);
+    // A free sandbox: a new one (initialize, no session id yet) goes round; a known one to its worker.
+    if (!mcpSessionId) return method === "POST" ? { to: "open" } : { to: "worker", worker: 0 };
+    const tagged = MCP_TAGGED.exec(mcpSessionId);
+    const worker = tagged ? Number(tagged[1]) : Number.NaN;
+    return { to: "worker", worker: Number.isInteger(worker) && worker < workers ? worker : 0 };
   }
   if (/^\/(v1|health)(\/|$)/.test(sent)) return envRoute(method, path, workers);
   const site = /^\/s\/([^/]+)/.exec(path);

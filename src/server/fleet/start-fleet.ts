@@ -141,7 +141,13 @@ export async function startFleet(options: FleetOptions): Promise<RunningFleet> {
       headers: req.headers,
       ...(await readBody(req)),
     };
-    const route = routeRequest(out.method, out.path, workers.length);
+    const mcpSession = req.headers["mcp-session-id"];
+    const route = routeRequest(
+      out.method,
+      out.path,
+      workers.length,
+      Array.isArray(mcpSession) ? mcpSession[0] : mcpSession,
+    );
     if (route.to === "health") {
       const caller = authorize(req.headers.authorization, { token, credentials });
       return reply(res, await health(workers, caller.ok, req.headers.authorization));

@@ -40,6 +40,8 @@ export interface McpHttpOptions {
   maxSessions?: number;
   /** Milliseconds clock. Default Date.now. */
   clock?: () => number;
+  /** A new MCP session's id (default a random UUID; a fleet worker's say which worker it is). */
+  newId?: () => string;
   /** Env sessions rebuilt from a journal: the MCP sessions bound to them that were open are reopened. */
   reopen?: readonly Session[];
 }
@@ -131,7 +133,7 @@ export function createMcpHttpHandler(options: McpHttpOptions): McpHttpHandler {
   async function connect(bound: { binding: McpBinding; session?: Session }, init: unknown, fixedId?: string) {
     const { binding, session } = bound;
     const transport: WebStandardStreamableHTTPServerTransport = new WebStandardStreamableHTTPServerTransport({
-      sessionIdGenerator: fixedId === undefined ? randomUUID : () => fixedId,
+      sessionIdGenerator: fixedId === undefined ? (options.newId ?? randomUUID) : () => fixedId,
       enableJsonResponse: true,
       onsessioninitialized: (id) => {
         entries.set(id, { transport, lastUsed: clock(), session });
