@@ -52,6 +52,12 @@ export interface Episode {
   recordOperation(op: Operation, input: OperationInput | null, result: OperationResult): ToolCallResult;
   /** Records the agent's final answer (a refusal task pays only with one). */
   finish(message: string | null): void;
+  /**
+   * Marks the episode's state now (site, trace, final answer) and returns what takes it back there:
+   * the env server undoes a call whose journal line could not be written, so memory never holds a change
+   * the journal lacks.
+   */
+  checkpoint(): () => void;
   /** The episode's score; `off` turns second-pass rules off (the reward audit's "before" only). */
   score(mode?: RewardMode, off?: RulesOff): Score;
 }
@@ -133,6 +139,15 @@ export function createEpisode<E>(
     },
     finish(message) {
       finalMessage = message;
+    },
+    checkpoint() {
+      const [snapshot, length, lastBefore, message] = [site.fork(), calls.length, last, finalMessage];
+      return () => {
+        site.restore(snapshot);
+        calls.length = length;
+        changes.length = length;
+        [last, lastRevision, finalMessage] = [lastBefore, site.revision, message];
+      };
     },
     score: (mode = "paper", off) =>
       score({

@@ -114,6 +114,18 @@ export class Site {
   }
 
   /**
+   * Takes back the state of `snapshot`, a fork of this site taken earlier (which nothing has written
+   * since): every change made after it is undone. The revision still moves, so caches of answers keyed
+   * by it never serve what was computed on the undone state.
+   */
+  restore(snapshot: Site): void {
+    this.tables = { ...snapshot.tables };
+    this.counters = { ...snapshot.counters };
+    this.owner = {}; // the snapshot's tables stay the snapshot's: a write here copies them first
+    this.changes++;
+  }
+
+  /**
    * A number that changes whenever this site's state does (a put, remove, counter or clock step, or a
    * committed transaction): what caches of answers computed from the state are keyed by.
    */

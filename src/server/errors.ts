@@ -9,7 +9,7 @@ import { AtlasGymError } from "../errors.ts";
 export class EnvRequestError extends AtlasGymError {
   override name = "EnvRequestError";
   constructor(
-    readonly status: 400 | 401 | 404 | 405 | 409 | 413 | 415 | 422 | 429,
+    readonly status: 400 | 401 | 404 | 405 | 409 | 413 | 415 | 422 | 429 | 503,
     readonly code: string,
     message: string,
     readonly headers: Record<string, string> = {},
@@ -44,6 +44,22 @@ export class SessionCapacityError extends EnvRequestError {
       "capacity",
       `Too many open sessions (the limit is ${maxSessions}, set by --max-sessions): close finished sessions with DELETE /v1/sessions/{id}, or retry after ${retryAfterSeconds} s when idle ones are reaped.`,
       { "retry-after": String(retryAfterSeconds) },
+    );
+  }
+}
+
+/**
+ * Thrown when a call's journal line could not be written (a full disk, an I/O error): the call was
+ * undone, so the session is as it was before it and the same call can be sent again.
+ */
+export class JournalWriteError extends EnvRequestError {
+  override name = "JournalWriteError";
+  constructor(sessionId: string, cause: unknown) {
+    super(
+      503,
+      "journal_unavailable",
+      `The journal of session ${sessionId} could not be written (${cause instanceof Error ? cause.message : String(cause)}); the call was undone and nothing changed: send it again.`,
+      { "retry-after": "1" },
     );
   }
 }

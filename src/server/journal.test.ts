@@ -12,6 +12,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it, vi } from "vitest";
 import { connectHttp, solveOverMcp, submitFinalAnswer } from "../../test/mcp-support.ts";
+import { faults } from "../../test/support/faulty-fs.ts";
 import { restRequestFor } from "../../test/support/rest-request.ts";
 import { recordReference } from "../agent/scripted/replay.ts";
 import { tasksFor } from "../scenarios/frozen.ts";
@@ -20,25 +21,10 @@ import { defaultTools } from "../tools/catalogue.ts";
 import { createJournal, type SessionRecord } from "./journal.ts";
 import { createGymHandler } from "./start-gym-server.ts";
 
-// Writes to the journal can be made short or failing (a full disk), one call at a time; all other writes
-// (and all of them when none is queued) go through untouched.
-const faults = vi.hoisted(() => ({ queue: [] as ("short" | "enospc")[] }));
-vi.mock("node:fs", async (importOriginal) => {
-  const fs = await importOriginal<typeof import("node:fs")>();
-  const writeSync = ((fd: number, data: never, ...rest: never[]) => {
-    const fault = faults.queue.shift();
-    if (fault === "enospc")
-      throw Object.assign(new Error("ENOSPC: no space left on device, write"), { code: "ENOSPC" });
-    if (fault === "short") {
-      const [offset = 0, length] = rest as unknown as [number?, number?];
-      const bytes = Buffer.isBuffer(data) ? data : Buffer.from(String(data));
-      const end = Math.min(offset + 7, length === undefined ? bytes.length : offset + length);
-      return fs.writeSync(fd, bytes, offset, end - offset);
-    }
-    return (fs.writeSync as (...args: unknown[]) => number)(fd, data, ...rest);
-  }) as typeof fs.writeSync;
-  return { ...fs, default: { ...fs, writeSync }, writeSync };
-});
+// Writes to the journal can be made short or failing (a full disk), one call at a time (test/support/faulty-fs.ts).
+vi.mock("node:fs", async (importOriginal) =>
+  (await import("../../test/support/faulty-fs.ts")).faultyFs(await importOriginal()),
+);
 
 type Handler = ReturnType<typeof createGymHandler>;
 

@@ -104,9 +104,8 @@ export function answerToolCall(
     // The arguments as sent (a tool may normalise what it is given), for the journal.
     const sent = session.journaled ? structuredClone(call.arguments) : undefined;
     const result = episode.step(call, options.tools);
-    if (seq !== undefined)
-      [session.lastSeq, session.lastResult, session.lastKey] = [seq, result, key?.key ?? null];
-    if (key) session.kept.keep(key, { tool: result });
+    // Journaled before the session remembers it: a line that cannot be written undoes the call
+    // (sessions.ts), and the client's retry of it (same seq, same key) must then run it afresh.
     if (session.journaled)
       session.log({
         t: "step",
@@ -118,6 +117,9 @@ export function answerToolCall(
         obs: answerDigest(result),
         ...hashAfter(episode, result),
       });
+    if (seq !== undefined)
+      [session.lastSeq, session.lastResult, session.lastKey] = [seq, result, key?.key ?? null];
+    if (key) session.kept.keep(key, { tool: result });
     return { result, replayed: false };
   });
 }
@@ -136,18 +138,19 @@ export function recordRestOperation(
   const keyed =
     op.effect === "write" && request.input !== null && answer.status !== 400 ? session.restKey : null;
   const reply = keyed ? replyOf(answer) : undefined;
+  // Kept only once journaled: a line that cannot be written undoes the operation (sessions.ts).
+  if (session.journaled)
+    session.log({
+      t: "op",
+      operationId: op.operationId,
+      input: request.input,
+      ctx: request.ctx,
+      ...(request.input === null ? { result } : {}),
+      ...(keyed ? { key: keyed.key, fp: keyed.fingerprint, reply } : {}),
+      obs: answerDigest(recorded),
+      ...hashAfter(session.episode, recorded),
+    });
   if (keyed) session.kept.keep(keyed, { rest: reply! });
-  if (!session.journaled) return;
-  session.log({
-    t: "op",
-    operationId: op.operationId,
-    input: request.input,
-    ctx: request.ctx,
-    ...(request.input === null ? { result } : {}),
-    ...(keyed ? { key: keyed.key, fp: keyed.fingerprint, reply } : {}),
-    obs: answerDigest(recorded),
-    ...hashAfter(session.episode, recorded),
-  });
 }
 
 /** The HTTP answer the REST facade sends for a result (the same status, headers and JSON text). */
@@ -162,9 +165,9 @@ function replyOf(answer: OperationResult): KeptReply {
 
 /** Keeps (and journals) the agent's final answer on a session; call it inside the session's lock. */
 function keepFinal(session: Session, message: string | null): void {
-  session.finalMessage = message;
   session.episode.finish(message);
-  session.log({ t: "final", message });
+  session.log({ t: "final", message }); // a line that cannot be written undoes the finish (sessions.ts)
+  session.finalMessage = message;
 }
 
 /**

@@ -18,7 +18,7 @@ import type { OperationResult } from "../sandbox/execute.ts";
 import { EnvRequestError, SessionNotFoundError } from "./errors.ts";
 import { IdempotencyConflictError, type KeyedRequest, keyed, keyOf, replayed } from "./idempotency.ts";
 import { recordRestOperation } from "./session-calls.ts";
-import { SESSION_PREFIX, type SessionStore } from "./sessions.ts";
+import { SESSION_PREFIX, type Session, type SessionStore } from "./sessions.ts";
 
 type Fetch = (request: Request) => Response | Promise<Response>;
 
@@ -37,13 +37,13 @@ export function guardSessionSites(store: SessionStore, restFetch: Fetch): Fetch 
     try {
       const keyed = await keyedRequest(request, path);
       return await session.run(async () => {
-        if (!keyed) return restFetch(request);
+        if (!keyed) return journaledAnswer(session, await restFetch(request), path);
         const kept = session.kept.find(keyed);
         if (kept && "rest" in kept) return replayed(kept.rest);
         if (kept) throw new IdempotencyConflictError(keyed.key);
         session.restKey = keyed;
         try {
-          return await restFetch(request);
+          return journaledAnswer(session, await restFetch(request), path);
         } finally {
           session.restKey = null;
         }
@@ -85,10 +85,25 @@ function goneSession(id: string, path: string): Response {
   return vendorError(404, new SessionNotFoundError(id).message, path);
 }
 
-function vendorError(status: number, message: string, path: string): Response {
+/**
+ * The facade's answer, unless the operation's journal line could not be written: the operation was
+ * undone (sessions.ts), and the client is told so (503 in the vendor's shape) instead of the facade's
+ * own answer to the thrown error.
+ */
+function journaledAnswer(session: Session, answer: Response, path: string): Response {
+  const failed = session.journalError;
+  return failed === null ? answer : vendorError(failed.status, failed.message, path, failed.headers);
+}
+
+function vendorError(
+  status: number,
+  message: string,
+  path: string,
+  headers: Record<string, string> = {},
+): Response {
   const error = dialectError(dialectForPath(path), status, message);
   return new Response(JSON.stringify(error.body), {
     status,
-    headers: { "content-type": "application/json;charset=UTF-8" },
+    headers: { "content-type": "application/json;charset=UTF-8", ...headers },
   });
 }

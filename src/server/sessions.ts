@@ -10,7 +10,7 @@ import { randomUUID } from "node:crypto";
 import type { Episode } from "../env/episode.ts";
 import type { SiteRegistry } from "../http/site-registry.ts";
 import type { ToolCallResult } from "../tools/tool-call-result.ts";
-import { SessionCapacityError, SessionNotFoundError } from "./errors.ts";
+import { JournalWriteError, SessionCapacityError, SessionNotFoundError } from "./errors.ts";
 import { KeptAnswers, type KeptReply, type KeyedRequest } from "./idempotency.ts";
 import {
   JOURNAL_VERSION,
@@ -61,6 +61,11 @@ export interface Session {
   log(record: Exclude<JournalRecord, OpenRecord>): void;
   /** The sequence number of the last journaled record (0 before any; replay sets it to the file's last). */
   journalSeq: number;
+  /**
+   * Set when the running call's journal line could not be written (the call was undone): a surface that
+   * turns errors into answers of its own (the REST facade) answers this instead. Cleared by each call.
+   */
+  journalError: JournalWriteError | null;
   /** The MCP sessions bound to this one and still open, by mcp-session-id (journaled, reopened on restart). */
   readonly mcp: Map<string, McpOpenRecord>;
   /**
@@ -158,6 +163,8 @@ export function createSessionStore(options: SessionStoreOptions = {}): SessionSt
 
   function open(id: string, episode: Episode, journaled: boolean): SessionState {
     let tail: Promise<unknown> = Promise.resolve();
+    /** Takes the episode back to before the running call (see `marked`). */
+    let undo: (() => void) | null = null;
     const now = clock();
     const session: SessionState = {
       id,
@@ -175,11 +182,20 @@ export function createSessionStore(options: SessionStoreOptions = {}): SessionSt
       openKey: null,
       journaled,
       journalSeq: 0,
+      journalError: null,
       mcp: new Map(),
       log(record) {
         if (!journaled) return;
         // Numbered once written: a line that could not be written must not leave a gap in the numbers.
-        options.journal!.append(id, { ...record, n: session.journalSeq + 1 });
+        try {
+          options.journal!.append(id, { ...record, n: session.journalSeq + 1 });
+        } catch (error) {
+          // Memory must not hold what the journal lacks: the running call is undone, and says so.
+          undo?.();
+          undo = null;
+          session.journalError = new JournalWriteError(id, error);
+          throw session.journalError;
+        }
         session.journalSeq++;
       },
       run<T>(fn: (episode: Episode) => T | Promise<T>): Promise<T> {
@@ -190,7 +206,7 @@ export function createSessionStore(options: SessionStoreOptions = {}): SessionSt
         return hold(
           tail.then(() => {
             if (session.closed) throw new SessionNotFoundError(id);
-            return fn(episode);
+            return marked(fn);
           }),
         );
       },
@@ -200,13 +216,22 @@ export function createSessionStore(options: SessionStoreOptions = {}): SessionSt
       if (session.closed) return Promise.reject(new SessionNotFoundError(id));
       let value: T | Promise<T>;
       try {
-        value = fn(episode);
+        value = marked(fn);
       } catch (error) {
         return Promise.reject(error);
       } finally {
         session.lastUsed = clock();
       }
       return value instanceof Promise ? hold(value) : Promise.resolve(value);
+    }
+    /**
+     * Runs `fn` on the episode with a checkpoint to undo it by when its journal line cannot be written
+     * (journaled sessions only; a fork of the site, microseconds). The lock keeps one at a time.
+     */
+    function marked<T>(fn: (episode: Episode) => T | Promise<T>): T | Promise<T> {
+      undo = journaled ? episode.checkpoint() : null;
+      session.journalError = null;
+      return fn(episode);
     }
     /** Holds the lock (calls after it wait, the reaper passes the session by) until `call` settles. */
     function hold<T>(call: Promise<T>): Promise<T> {
