@@ -31,7 +31,7 @@ const FIELDS: { [K in TableName]: TableFields } = {
   spaces: { bookkeeping: ["id", "createdAt"] },
   pages: { bookkeeping: ["id", "createdAt", "position", "version"], rich: ["body"] },
   pageLabels: { bookkeeping: ["labelId"] },
-  issueHistory: { bookkeeping: ["id", "created"] },
+  issueHistory: { bookkeeping: ["issueId", "changes"] },
   issueKeys: { bookkeeping: [] },
   labelIds: { bookkeeping: [] },
 };

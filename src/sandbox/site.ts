@@ -11,7 +11,7 @@ import type { Page, PageLabel, Space } from "./confluence/model.ts";
 import type {
   Comment,
   Issue,
-  IssueChange,
+  IssueHistory,
   IssueLink,
   IssueType,
   JiraUser,
@@ -32,8 +32,8 @@ export interface SiteRecords {
   spaces: Space;
   pages: Page;
   pageLabels: PageLabel;
-  /** Issue history entries (jira/history.ts): a record of changes, not a change, so left out of diffs. */
-  issueHistory: IssueChange;
+  /** Each issue's history (jira/history.ts), by issue id: a record of changes, not a change, so left out of diffs. */
+  issueHistory: IssueHistory;
   /** Index: upper-cased issue key → issue id. Derived, so left out of diffs. */
   issueKeys: string;
   /** Index: `prefix:name` → label id. Derived, so left out of diffs. */

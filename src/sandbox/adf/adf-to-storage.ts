@@ -16,6 +16,12 @@ interface Flavour {
   panel(type: string, inner: string): string;
   expand(title: string, inner: string): string;
   mention(accountId: string, text: string): string;
+  /** A date (a valid instant, `YYYY-MM-DD`). */
+  date(day: string): string;
+  /** A link target as it may be written, or null to write the text without a link. */
+  href(url: string): string | null;
+  /** A text colour as it may be written, or null to write the text without one. */
+  color(value: string): string | null;
 }
 
 const PANEL_MACROS: Record<string, string> = {
@@ -34,7 +40,13 @@ const STORAGE: Flavour = {
   expand: (title, inner) =>
     `<ac:structured-macro ac:name="expand"><ac:parameter ac:name="title">${escapeText(title)}</ac:parameter><ac:rich-text-body>${inner}</ac:rich-text-body></ac:structured-macro>`,
   mention: (accountId) => `<ac:link><ri:user ri:account-id="${escapeAttr(accountId)}" /></ac:link>`,
+  date: (day) => `<time datetime="${day}" />`,
+  href: (url) => url,
+  color: (value) => value,
 };
+
+/** Link schemes rendered HTML may carry (a `javascript:` link would run in whoever shows it). */
+const SAFE_URL = /^(https?:|mailto:|[/#?]|[^:]*$)/i;
 
 const HTML: Flavour = {
   code: (text, language) =>
@@ -43,6 +55,9 @@ const HTML: Flavour = {
   expand: (title, inner) => `<details><summary>${escapeText(title)}</summary>${inner}</details>`,
   mention: (accountId, text) =>
     `<a class="user-hover" data-account-id="${escapeAttr(accountId)}">${escapeText(text)}</a>`,
+  date: (day) => `<time datetime="${day}">${day}</time>`,
+  href: (url) => (SAFE_URL.test(url.trim()) ? url.trim() : null),
+  color: (value) => (/^#[0-9a-f]{3}([0-9a-f]{3})?$/i.test(value) ? value : null),
 };
 
 export function adfToStorage(doc: AdfDocument | AdfNode): string {
@@ -120,7 +135,7 @@ function inlinesOf(nodes: AdfNode[] | undefined, flavour: Flavour): string {
 function inline(node: AdfNode, flavour: Flavour): string {
   switch (node.type) {
     case "text":
-      return withMarks(escapeText(node.text ?? ""), node.marks ?? []);
+      return withMarks(escapeText(node.text ?? ""), node.marks ?? [], flavour);
     case "hardBreak":
       return "<br />";
     case "mention":
@@ -128,12 +143,16 @@ function inline(node: AdfNode, flavour: Flavour): string {
     case "emoji":
       return escapeText(String(node.attrs?.text ?? node.attrs?.shortName ?? ""));
     case "inlineCard": {
-      const url = escapeAttr(String(node.attrs?.url ?? ""));
-      return url ? `<a href="${url}">${url}</a>` : "";
+      const url = String(node.attrs?.url ?? "");
+      const href = url ? flavour.href(url) : null;
+      return href !== null ? `<a href="${escapeAttr(href)}">${escapeText(url)}</a>` : escapeText(url);
     }
     case "date": {
       const ms = Number(node.attrs?.timestamp);
-      return Number.isFinite(ms) ? `<time datetime="${new Date(ms).toISOString().slice(0, 10)}" />` : "";
+      // Past what a date holds (validation refuses such input; anything stored before is skipped).
+      return Number.isFinite(ms) && Math.abs(ms) <= 8.64e15
+        ? flavour.date(new Date(ms).toISOString().slice(0, 10))
+        : "";
     }
     case "status":
       return escapeText(String(node.attrs?.text ?? ""));
@@ -142,7 +161,7 @@ function inline(node: AdfNode, flavour: Flavour): string {
   }
 }
 
-function withMarks(html: string, marks: NonNullable<AdfNode["marks"]>): string {
+function withMarks(html: string, marks: NonNullable<AdfNode["marks"]>, flavour: Flavour): string {
   let out = html;
   for (const mark of marks) {
     if (mark.type === "strong") out = `<strong>${out}</strong>`;
@@ -152,9 +171,13 @@ function withMarks(html: string, marks: NonNullable<AdfNode["marks"]>): string {
     else if (mark.type === "strike") out = `<s>${out}</s>`;
     else if (mark.type === "subsup")
       out = mark.attrs?.type === "sup" ? `<sup>${out}</sup>` : `<sub>${out}</sub>`;
-    else if (mark.type === "link") out = `<a href="${escapeAttr(String(mark.attrs?.href ?? ""))}">${out}</a>`;
-    else if (mark.type === "textColor")
-      out = `<span style="color: ${escapeAttr(String(mark.attrs?.color ?? ""))};">${out}</span>`;
+    else if (mark.type === "link") {
+      const href = flavour.href(String(mark.attrs?.href ?? ""));
+      if (href !== null) out = `<a href="${escapeAttr(href)}">${out}</a>`;
+    } else if (mark.type === "textColor") {
+      const color = flavour.color(String(mark.attrs?.color ?? ""));
+      if (color !== null) out = `<span style="color: ${escapeAttr(color)};">${out}</span>`;
+    }
   }
   return out;
 }

@@ -35,6 +35,15 @@ const MARKS = new Set([
   "backgroundColor",
 ]);
 
+/** The latest instant a JavaScript date holds (ms); past it a date cannot be written out. */
+const MAX_DATE_MS = 8.64e15;
+
+/** An ADF date's timestamp: epoch milliseconds as a string of digits (a number is read the same way). */
+function isTimestamp(value: unknown): boolean {
+  const text = typeof value === "number" ? String(value) : value;
+  return typeof text === "string" && /^\d{1,16}$/.test(text) && Number(text) <= MAX_DATE_MS;
+}
+
 /** Returns null for a valid document, else a message naming the problem. */
 export function validateAdf(value: unknown): string | null {
   if (typeof value !== "object" || value === null || Array.isArray(value)) return NOT_A_DOCUMENT;
@@ -69,9 +78,11 @@ function validateNode(node: unknown, path: string, level: "block" | "inline" | "
   }
   if (n.type === "heading") {
     const level = n.attrs?.level;
-    if (typeof level !== "number" || level < 1 || level > 6)
+    if (typeof level !== "number" || !Number.isInteger(level) || level < 1 || level > 6)
       return `Invalid ADF: ${path} heading needs attrs.level between 1 and 6.`;
   }
+  if (n.type === "date" && !isTimestamp(n.attrs?.timestamp))
+    return `Invalid ADF: ${path} date needs attrs.timestamp, milliseconds since 1970 as a string of digits.`;
   if (n.content !== undefined) {
     if (!Array.isArray(n.content)) return `Invalid ADF: ${path}.content must be an array.`;
     const childLevel =

@@ -6,8 +6,9 @@
  * diffs skip (a record of changes, not a change), so rewards see the same changes as before it existed.
  * Fixture issues start with no history. Read by getIssue `expand=changelog` and getChangeLogs.
  */
-import { adfToText } from "../adf/text.ts";
+import { adfToWiki } from "../adf/adf-to-wiki.ts";
 import type { Site } from "../site.ts";
+import { stableStringify } from "../stable-stringify.ts";
 import { PRIORITIES, RESOLUTIONS, STATUSES } from "./catalog.ts";
 import type { ChangeItem, Issue, IssueChange } from "./model.ts";
 
@@ -18,8 +19,21 @@ interface Tracked {
   field: string;
   fieldId: string;
   read(site: Site, issue: Issue): { id: string | null; text: string | null };
+  /** What decides whether the field changed, when not its id and text (rich text: the whole document). */
+  value?(issue: Issue): unknown;
 }
 
+const person = (site: Site, accountId: string | null) => ({
+  id: accountId,
+  text: accountId === null ? null : (site.get("users", accountId)?.displayName ?? accountId),
+});
+/** Rich text as Jira's history shows it (wiki markup), compared as the whole document (marks too). */
+const rich = (field: "description" | "environment"): Tracked => ({
+  field,
+  fieldId: field,
+  read: (_, i) => plain(i[field] === null ? null : adfToWiki(i[field])),
+  value: (i) => (i[field] === null ? null : stableStringify(i[field])),
+});
 const nameIn = (list: readonly { id: string; name: string }[], id: string | null) =>
   id === null ? null : (list.find((entry) => entry.id === id)?.name ?? id);
 const plain = (text: string | null) => ({ id: null, text });
@@ -46,24 +60,10 @@ const TRACKED: readonly Tracked[] = [
     fieldId: "priority",
     read: (_, i) => ({ id: i.priorityId, text: nameIn(PRIORITIES, i.priorityId) }),
   },
-  {
-    field: "assignee",
-    fieldId: "assignee",
-    read: (site, i) => ({
-      id: i.assigneeId,
-      text: i.assigneeId === null ? null : (site.get("users", i.assigneeId)?.displayName ?? i.assigneeId),
-    }),
-  },
-  {
-    field: "description",
-    fieldId: "description",
-    read: (_, i) => plain(i.description === null ? null : adfToText(i.description)),
-  },
-  {
-    field: "environment",
-    fieldId: "environment",
-    read: (_, i) => plain(i.environment === null ? null : adfToText(i.environment)),
-  },
+  { field: "assignee", fieldId: "assignee", read: (site, i) => person(site, i.assigneeId) },
+  { field: "reporter", fieldId: "reporter", read: (site, i) => person(site, i.reporterId) },
+  rich("description"),
+  rich("environment"),
   {
     field: "labels",
     fieldId: "labels",
@@ -83,20 +83,22 @@ const TRACKED: readonly Tracked[] = [
 /** The items of the fields that differ between `before` and `after` (none when nothing tracked changed). */
 export function changedItems(site: Site, before: Issue, after: Issue): ChangeItem[] {
   const items: ChangeItem[] = [];
-  for (const { field, fieldId, read } of TRACKED) {
-    const from = read(site, before);
-    const to = read(site, after);
-    if (from.id === to.id && from.text === to.text) continue;
-    items.push(item(field, fieldId, from, to));
+  for (const { field, fieldId, read, value } of TRACKED) {
+    if (value ? value(before) === value(after) : sameRead(read(site, before), read(site, after))) continue;
+    items.push(item(field, fieldId, read(site, before), read(site, after)));
   }
   return items;
 }
+
+const sameRead = (a: { id: string | null; text: string | null }, b: typeof a) =>
+  a.id === b.id && a.text === b.text;
 
 /** Records one history entry for the issue, when there is anything to record. */
 export function recordChange(site: Site, issueId: string, authorId: string, items: ChangeItem[]): void {
   if (items.length === 0) return;
   const id = String(site.nextId("history", HISTORY_ID_START));
-  site.put("issueHistory", id, { id, issueId, authorId, created: site.now(), items });
+  const entry: IssueChange = { id, authorId, created: site.now(), items };
+  site.put("issueHistory", issueId, { issueId, changes: [...historyOf(site, issueId), entry] });
 }
 
 /** Stores `after` over `before` and records what changed in its history. */
@@ -117,8 +119,8 @@ export function linkItem(other: Issue, phrase: string): ChangeItem {
 }
 
 /** An issue's history, oldest first. */
-export function historyOf(site: Site, issueId: string): IssueChange[] {
-  return [...site.values("issueHistory")].filter((entry) => entry.issueId === issueId);
+export function historyOf(site: Site, issueId: string): readonly IssueChange[] {
+  return site.get("issueHistory", issueId)?.changes ?? [];
 }
 
 /** A change item; values that are absent are left out, as the published schema has no nulls for them. */

@@ -78,10 +78,18 @@ export interface ChangeItem {
 /** One entry of an issue's history (Jira's Changelog): who changed which fields, when. */
 export interface IssueChange {
   id: string;
-  issueId: string;
   authorId: string;
   created: number;
   items: ChangeItem[];
+}
+
+/**
+ * An issue's whole history, oldest first: one record per issue, so a write copies the history of one
+ * issue and the table of issues with any, never every entry of the site.
+ */
+export interface IssueHistory {
+  issueId: string;
+  changes: IssueChange[];
 }
 
 export interface IssueLink {

@@ -129,7 +129,8 @@ class Parser {
     const token = this.take();
     if (token.kind === "end") this.fail(syntax.operatorAtEnd());
     if (token.kind === "op") return token.text as Operator;
-    // The history operators need a change log the site does not keep.
+    // The history operators (WAS, CHANGED) are not simulated: the site keeps a changelog (jira/history.ts)
+    // but no JQL over it yet.
     if (this.isWord(token, "was") || this.isWord(token, "changed"))
       this.fail(semantic.operator(token.text.toLowerCase(), field));
     if (this.isWord(token, "in")) return "in";

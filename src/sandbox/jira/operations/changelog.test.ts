@@ -162,6 +162,28 @@ describe("issue history (getChangeLogs and expand=changelog)", () => {
     ]);
   });
 
+  it("records a new reporter, and a description whose formatting alone changed, as wiki markup", () => {
+    const site = createSite({ seed: 1 });
+    const issue = unassignedToDo(site);
+    const other = [...site.values("users")].find((u) => u.accountId !== issue.reporterId)!;
+    const plainDoc = paragraphDoc("hello");
+    const boldDoc = {
+      type: "doc",
+      version: 1,
+      content: [
+        { type: "paragraph", content: [{ type: "text", text: "hello", marks: [{ type: "strong" }] }] },
+      ],
+    };
+    const edit = (fields: Record<string, unknown>) =>
+      expect(call(site, "editIssue", { issueIdOrKey: issue.key }, { fields }).status).toBe(204);
+    edit({ reporter: { accountId: other.accountId } });
+    edit({ description: plainDoc });
+    edit({ description: boldDoc });
+    const items = changelog(site, issue.key).values.map((c) => c.items[0]!);
+    expect(items[0]).toMatchObject({ field: "reporter", to: other.accountId, toString: other.displayName });
+    expect(items.at(-1)).toMatchObject({ field: "description", fromString: "hello", toString: "*hello*" });
+  });
+
   it("is left out of diffs (rewards see the same changes), and a refused write records nothing", () => {
     const site = createSite({ seed: 1 });
     const issue = unassignedToDo(site);
