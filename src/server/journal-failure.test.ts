@@ -9,6 +9,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it, vi } from "vitest";
 import { faults } from "../../test/support/faulty-fs.ts";
+import { handlerApi } from "../../test/support/json-api.ts";
 import { recordReference } from "../agent/scripted/replay.ts";
 import { tasksFor } from "../scenarios/frozen.ts";
 import { findScenario } from "../scenarios/index.ts";
@@ -21,18 +22,8 @@ vi.mock("node:fs", async (importOriginal) =>
 type Handler = ReturnType<typeof createGymHandler>;
 const TASK = "jira-transition-v1/eval/3";
 
-// biome-ignore lint/suspicious/noExplicitAny: JSON answers are checked by the assertions
-async function call(handler: Handler, method: string, path: string, body?: unknown): Promise<any> {
-  const response = await handler.fetch(
-    new Request(`http://gym.test${path}`, {
-      method,
-      headers: body === undefined ? {} : { "content-type": "application/json" },
-      body: body === undefined ? undefined : JSON.stringify(body),
-    }),
-  );
-  const text = await response.text();
-  return { status: response.status, headers: response.headers, body: text ? JSON.parse(text) : null };
-}
+const call = (handler: Handler, method: string, path: string, body?: unknown) =>
+  handlerApi(handler.fetch)(method, path, body);
 
 /** A journaled server on a fresh folder with one session on TASK, and that session's state now. */
 async function journaledSession() {

@@ -13,6 +13,7 @@ import { join } from "node:path";
 import { describe, expect, it, vi } from "vitest";
 import { connectHttp, solveOverMcp, submitFinalAnswer } from "../../test/mcp-support.ts";
 import { faults } from "../../test/support/faulty-fs.ts";
+import { handlerApi } from "../../test/support/json-api.ts";
 import { restRequestFor } from "../../test/support/rest-request.ts";
 import { recordReference } from "../agent/scripted/replay.ts";
 import { tasksFor } from "../scenarios/frozen.ts";
@@ -28,17 +29,10 @@ vi.mock("node:fs", async (importOriginal) =>
 
 type Handler = ReturnType<typeof createGymHandler>;
 
-// biome-ignore lint/suspicious/noExplicitAny: JSON answers are checked by the assertions
-async function call(handler: Handler, method: string, path: string, body?: unknown): Promise<any> {
-  const response = await handler.fetch(
-    new Request(`http://gym.test${path}`, {
-      method,
-      headers: body === undefined ? {} : { "content-type": "application/json" },
-      body: body === undefined ? undefined : JSON.stringify(body),
-    }),
-  );
-  const text = await response.text();
-  return { status: response.status, ...(text ? { body: JSON.parse(text) } : {}) };
+/** A JSON call on a server in process: its status and body (headers left out, so answers compare). */
+async function call(handler: Handler, method: string, path: string, body?: unknown) {
+  const { status, body: answer } = await handlerApi(handler.fetch)(method, path, body);
+  return { status, body: answer };
 }
 
 const TASKS = [

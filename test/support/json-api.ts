@@ -1,6 +1,6 @@
 /**
  * Test helpers for servers: a JSON HTTP call against a running server, by fetch or over node:http
- * through a keep-alive agent (one agent stands for one client).
+ * through a keep-alive agent (one agent stands for one client), or against a fetch handler in process.
  */
 import { type Agent, request } from "node:http";
 
@@ -27,6 +27,22 @@ export async function api<T = any>(
   const response = await fetch(`${base}${path}`, init);
   const text = await response.text();
   return { status: response.status, body: text ? JSON.parse(text) : null, headers: response.headers };
+}
+
+/** The same JSON call against a fetch handler in process (a server's `fetch`, no port). */
+export function handlerApi(fetch: (request: Request) => Response | Promise<Response>) {
+  // biome-ignore lint/suspicious/noExplicitAny: JSON answers are checked by the tests' assertions
+  return async <T = any>(method: string, path: string, body?: unknown): Promise<JsonAnswer<T>> => {
+    const response = await fetch(
+      new Request(`http://gym.test${path}`, {
+        method,
+        headers: body === undefined ? {} : { "content-type": "application/json" },
+        body: body === undefined ? undefined : JSON.stringify(body),
+      }),
+    );
+    const text = await response.text();
+    return { status: response.status, body: text ? JSON.parse(text) : null, headers: response.headers };
+  };
 }
 
 /** The same JSON call over node:http through a keep-alive agent: one agent stands for one client. */
