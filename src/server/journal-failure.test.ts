@@ -95,6 +95,13 @@ describe("a journal line that cannot be written", () => {
     expect(scored.status).toBe(503);
     expect(session.finalMessage).toBeNull();
     expect((await call(handler, "GET", `/v1/sessions/${id}/trace`)).body.final_message).toBeNull();
+    // The final answer's line written, the score's not: the final answer stays, as the journal has it.
+    faults.queue.push("ok", "enospc");
+    expect((await call(handler, "POST", `/v1/sessions/${id}/score`, { final_message: "Done." })).status).toBe(
+      503,
+    );
+    expect(session.finalMessage).toBe("Done.");
+    expect(session.episode.finalMessage).toBe("Done.");
     handler.journal?.close();
   });
 });

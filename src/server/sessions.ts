@@ -197,6 +197,9 @@ export function createSessionStore(options: SessionStoreOptions = {}): SessionSt
           throw session.journalError;
         }
         session.journalSeq++;
+        // What is written stays: a later line of the same call that fails (a score after a final
+        // answer) leaves memory as the journal now has it.
+        undo = null;
       },
       run<T>(fn: (episode: Episode) => T | Promise<T>): Promise<T> {
         // Nothing running or queued (a call holds `pending` until it settles): run it now. A synchronous

@@ -12,8 +12,8 @@
  */
 type Fs = typeof import("node:fs");
 
-/** The faults the next writes meet, first first. */
-export const faults = { queue: [] as ("short" | "enospc")[] };
+/** The faults the next writes meet, first first ("ok": that write goes through). */
+export const faults = { queue: [] as ("ok" | "short" | "enospc")[] };
 
 /** `fs` with a `writeSync` that meets the queued faults. */
 export function faultyFs(fs: Fs): Fs {
