@@ -1,7 +1,7 @@
 /**
- * Free MCP sandboxes on a fleet (`serve --workers 2`): new ones go round the workers, and every later
- * request of an MCP session reaches the worker that holds it, through the router, with the official SDK
- * client.
+ * A token-less fleet (`serve --workers 2`) in process: free MCP sandboxes go round the workers, and every
+ * later request of an MCP session reaches the worker that holds it, through the router, with the official
+ * SDK client; the router refuses what a web page could send it.
  */
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
@@ -14,7 +14,7 @@ beforeAll(async () => {
 }, 60_000);
 afterAll(() => fleet?.close());
 
-describe("free MCP sandboxes on serve --workers 2", () => {
+describe("a token-less serve --workers 2", () => {
   it("spreads them over the workers and keeps each one's calls on its own", async () => {
     const clients: { client: Client; transport: StreamableHTTPClientTransport }[] = [];
     for (let i = 0; i < 4; i++) {
@@ -33,5 +33,25 @@ describe("free MCP sandboxes on serve --workers 2", () => {
       expect(issue.isError).toBeFalsy();
     }
     for (const { transport } of clients) await transport.terminateSession();
+  });
+
+  it("refuses, token-less, what a web page could send the router, as a single server does", async () => {
+    const crossSite = await fetch(`${fleet.url}/v1/sessions`, {
+      method: "POST",
+      headers: { "content-type": "text/plain", origin: "https://evil.example" },
+      body: JSON.stringify({ task_id: "jira-transition-v1/eval/0" }),
+    });
+    expect(crossSite.status).toBe(403);
+    expect(await crossSite.json()).toMatchObject({ code: "forbidden" });
+    const mcp = await fetch(`${fleet.url}/mcp`, {
+      method: "POST",
+      headers: {
+        "content-type": "application/json",
+        "sec-fetch-site": "cross-site",
+        "sec-fetch-mode": "no-cors",
+      },
+      body: "{}",
+    });
+    expect(mcp.status).toBe(403);
   });
 });
