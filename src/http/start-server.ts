@@ -6,11 +6,10 @@
 import { randomBytes } from "node:crypto";
 import type { AddressInfo } from "node:net";
 import { serve } from "@hono/node-server";
-import { dialectError } from "../sandbox/api-error.ts";
 import { AGENT_EMAIL } from "../sandbox/fixtures/default-site.ts";
 import type { Credentials } from "./basic-auth.ts";
 import { createRestApp, type RestAppOptions } from "./create-rest-app.ts";
-import { dialectForPath } from "./dialect.ts";
+import { vendorErrorResponse } from "./dialect.ts";
 import { refuseForeignRequests } from "./foreign-request.ts";
 import { refuseOpenListen } from "./listen-guard.ts";
 import { createSiteRegistry, type SiteRegistry } from "./site-registry.ts";
@@ -72,10 +71,7 @@ export async function startServer({
   // With --auth the app checks the credentials; without, a web page's requests are still refused.
   const fetch = credentials
     ? app.fetch
-    : refuseForeignRequests(app.fetch, (path, message) => {
-        const { status, body } = dialectError(dialectForPath(path), 403, message);
-        return Response.json(body, { status });
-      });
+    : refuseForeignRequests(app.fetch, (path, message) => vendorErrorResponse(path, 403, message));
   const server = await listen(fetch, port, host);
   return { url: server.url, sites, credentials, close: server.close };
 }

@@ -21,11 +21,10 @@ import {
   isLocked,
   VENDOR_UNAUTHENTICATED,
 } from "../http/authorize.ts";
-import { dialectForPath } from "../http/dialect.ts";
+import { vendorErrorResponse } from "../http/dialect.ts";
 import { refuseForeignRequests } from "../http/foreign-request.ts";
 import { rememberAccepted } from "../http/remembered-auth.ts";
 import { pathOf } from "../http/url-parts.ts";
-import { dialectError } from "../sandbox/api-error.ts";
 import { VERSION } from "../version.ts";
 import { sessionScope } from "./session-scope.ts";
 
@@ -78,27 +77,27 @@ export function refusalMessage(reason: "missing" | "wrong", hint: string): strin
   return `${reason === "missing" ? "This server requires credentials" : "The credentials are wrong"}: ${hint}.`;
 }
 
+/** A JSON answer of the env server's own surfaces. */
+function json(status: number, body: unknown, headers: Record<string, string> = {}): Response {
+  return new Response(JSON.stringify(body), {
+    status,
+    headers: { "content-type": "application/json;charset=UTF-8", ...headers },
+  });
+}
+
 /** The 403 answer of a surface (health included: a foreign request learns nothing). */
 export function forbidden(surface: Surface, path: string, message: string): Response {
-  const body =
-    surface === "rest"
-      ? dialectError(dialectForPath(path), 403, message).body
-      : surface === "mcp"
-        ? { jsonrpc: "2.0", error: { code: -32001, message }, id: null }
-        : { error: message, code: "forbidden" };
-  return new Response(JSON.stringify(body), {
-    status: 403,
-    headers: { "content-type": "application/json;charset=UTF-8" },
-  });
+  if (surface === "rest") return vendorErrorResponse(path, 403, message);
+  return json(
+    403,
+    surface === "mcp"
+      ? { jsonrpc: "2.0", error: { code: -32001, message }, id: null }
+      : { error: message, code: "forbidden" },
+  );
 }
 
 /** The 401 answer of a surface. */
 export function refusal(surface: Surface, path: string, reason: "missing" | "wrong", hint: string): Response {
-  const json = (status: number, body: unknown, headers: Record<string, string> = {}) =>
-    new Response(JSON.stringify(body), {
-      status,
-      headers: { "content-type": "application/json;charset=UTF-8", ...headers },
-    });
   const challenge = { "www-authenticate": 'Bearer realm="atlas-gym", Basic realm="atlas-gym"' };
   switch (surface) {
     case "health":
@@ -112,6 +111,6 @@ export function refusal(surface: Surface, path: string, reason: "missing" | "wro
         challenge,
       );
     case "rest":
-      return json(401, dialectError(dialectForPath(path), 401, VENDOR_UNAUTHENTICATED).body, challenge);
+      return vendorErrorResponse(path, 401, VENDOR_UNAUTHENTICATED, challenge);
   }
 }

@@ -9,10 +9,9 @@
 
 import { getPath } from "hono/utils/url";
 import type { ObservedRequest } from "../http/create-rest-app.ts";
-import { dialectForPath } from "../http/dialect.ts";
+import { vendorErrorResponse } from "../http/dialect.ts";
 import { keepBodyText, readBodyText } from "../http/read-body.ts";
 import { queryOf } from "../http/url-parts.ts";
-import { dialectError } from "../sandbox/api-error.ts";
 import type { Operation } from "../sandbox/define-operation.ts";
 import type { OperationResult } from "../sandbox/execute.ts";
 import { EnvRequestError, SessionNotFoundError } from "./errors.ts";
@@ -50,7 +49,7 @@ export function guardSessionSites(store: SessionStore, restFetch: Fetch): Fetch 
       });
     } catch (error) {
       if (error instanceof SessionNotFoundError) return goneSession(id, path);
-      if (error instanceof EnvRequestError) return vendorError(error.status, error.message, path);
+      if (error instanceof EnvRequestError) return vendorErrorResponse(path, error.status, error.message);
       throw error;
     }
   };
@@ -82,7 +81,7 @@ export function recordSessionCalls(store: SessionStore) {
 }
 
 function goneSession(id: string, path: string): Response {
-  return vendorError(404, new SessionNotFoundError(id).message, path);
+  return vendorErrorResponse(path, 404, new SessionNotFoundError(id).message);
 }
 
 /**
@@ -92,18 +91,5 @@ function goneSession(id: string, path: string): Response {
  */
 function journaledAnswer(session: Session, answer: Response, path: string): Response {
   const failed = session.journalError;
-  return failed === null ? answer : vendorError(failed.status, failed.message, path, failed.headers);
-}
-
-function vendorError(
-  status: number,
-  message: string,
-  path: string,
-  headers: Record<string, string> = {},
-): Response {
-  const error = dialectError(dialectForPath(path), status, message);
-  return new Response(JSON.stringify(error.body), {
-    status,
-    headers: { "content-type": "application/json;charset=UTF-8", ...headers },
-  });
+  return failed === null ? answer : vendorErrorResponse(path, failed.status, failed.message, failed.headers);
 }

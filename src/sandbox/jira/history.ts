@@ -84,14 +84,13 @@ const TRACKED: readonly Tracked[] = [
 export function changedItems(site: Site, before: Issue, after: Issue): ChangeItem[] {
   const items: ChangeItem[] = [];
   for (const { field, fieldId, read, value } of TRACKED) {
-    if (value ? value(before) === value(after) : sameRead(read(site, before), read(site, after))) continue;
-    items.push(item(field, fieldId, read(site, before), read(site, after)));
+    if (value && value(before) === value(after)) continue;
+    const [from, to] = [read(site, before), read(site, after)];
+    if (!value && from.id === to.id && from.text === to.text) continue;
+    items.push(item(field, fieldId, from, to));
   }
   return items;
 }
-
-const sameRead = (a: { id: string | null; text: string | null }, b: typeof a) =>
-  a.id === b.id && a.text === b.text;
 
 /** Records one history entry for the issue, when there is anything to record. */
 export function recordChange(site: Site, issueId: string, authorId: string, items: ChangeItem[]): void {

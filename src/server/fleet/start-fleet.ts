@@ -124,12 +124,7 @@ export async function startFleet(options: FleetOptions): Promise<RunningFleet> {
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
     // Token-less (loopback only): what a web page could have sent is refused (src/http/foreign-request.ts).
     const foreign =
-      token || credentials
-        ? null
-        : foreignRequest(req.method ?? "GET", (name) => {
-            const value = req.headers[name];
-            return Array.isArray(value) ? value[0] : value;
-          });
+      token || credentials ? null : foreignRequest(req.method ?? "GET", (name) => headerOf(req, name));
     if (foreign !== null)
       return reply(
         res,
@@ -141,13 +136,7 @@ export async function startFleet(options: FleetOptions): Promise<RunningFleet> {
       headers: req.headers,
       ...(await readBody(req)),
     };
-    const mcpSession = req.headers["mcp-session-id"];
-    const route = routeRequest(
-      out.method,
-      out.path,
-      workers.length,
-      Array.isArray(mcpSession) ? mcpSession[0] : mcpSession,
-    );
+    const route = routeRequest(out.method, out.path, workers.length, headerOf(req, "mcp-session-id"));
     if (route.to === "health") {
       const caller = authorize(req.headers.authorization, { token, credentials });
       return reply(res, await health(workers, caller.ok, req.headers.authorization));
@@ -302,4 +291,10 @@ async function merged<T>(
     headers: { "content-type": "application/json" },
     body: Buffer.from(JSON.stringify(body)),
   };
+}
+
+/** A request header's (first) value by lower-case name. */
+function headerOf(req: IncomingMessage, name: string): string | undefined {
+  const value = req.headers[name];
+  return Array.isArray(value) ? value[0] : value;
 }
