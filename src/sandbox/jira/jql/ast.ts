@@ -45,8 +45,32 @@ export interface Clause {
   operand: Operand;
 }
 
+/** The history operators, as written (`WAS NOT IN` is "was not in"). */
+export type HistoryOperator = "was" | "was not" | "was in" | "was not in" | "changed";
+
+/** A history predicate's keyword: WAS takes the first five, CHANGED all seven. */
+export type PredicateKind = "after" | "before" | "on" | "during" | "by" | "from" | "to";
+
+export interface HistoryPredicate {
+  kind: PredicateKind;
+  operand: Operand;
+  pos: number;
+}
+
+/** `status WAS "In Progress" BY currentUser()`, `assignee CHANGED FROM EMPTY AFTER -1w`: a search of history. */
+export interface HistoryClause {
+  kind: "history";
+  field: string;
+  fieldPos: number;
+  operator: HistoryOperator;
+  /** The value(s) a WAS clause looks for; null for CHANGED. */
+  operand: Operand | null;
+  predicates: HistoryPredicate[];
+}
+
 export type Node =
   | Clause
+  | HistoryClause
   | { kind: "and"; children: Node[] }
   | { kind: "or"; children: Node[] }
   | { kind: "not"; child: Node };

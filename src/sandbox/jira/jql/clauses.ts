@@ -8,7 +8,7 @@
  * `IS EMPTY`, `= EMPTY` and `IN (..., EMPTY)` do.
  */
 import type { Issue } from "../model.ts";
-import type { Clause, EmptyOperand, FunctionOperand, Operator, ValueOperand } from "./ast.ts";
+import type { Clause, EmptyOperand, FunctionOperand, Operand, Operator, ValueOperand } from "./ast.ts";
 import type { JqlContext } from "./context.ts";
 import { type DateSpan, parseDateValue } from "./dates.ts";
 import { semantic } from "./errors.ts";
@@ -19,20 +19,27 @@ export type Predicate = (issue: Issue) => boolean;
 
 export const NEVER: Predicate = () => false;
 
-type Item = ValueOperand | EmptyOperand | FunctionOperand;
+export type Item = ValueOperand | EmptyOperand | FunctionOperand;
 
 const POSITIVE = new Set<Operator>(["=", "in", "is"]);
 const NEGATIVE = new Set<Operator>(["!=", "not in", "is not"]);
+/** The operators that take a list of values (the history operators' too). */
+const LIST_OPERATORS = new Set(["in", "not in", "was in", "was not in"]);
 
 /** The operand's items, after the operator-shape checks every field shares; undefined on error. */
-function operandItems(clause: Clause, emptyable: boolean, ctx: JqlContext): Item[] | undefined {
-  const { operand, operator, field } = clause;
+export function operandItems(
+  operand: Operand,
+  operator: string,
+  field: string,
+  emptyable: boolean,
+  ctx: JqlContext,
+): Item[] | undefined {
   const items = operand.kind === "list" ? operand.items : [operand];
   if ((operator === "is" || operator === "is not") && operand.kind !== "empty") {
     ctx.errors.push(semantic.isNeedsEmpty(operator, field));
     return undefined;
   }
-  if (operand.kind === "list" && operator !== "in" && operator !== "not in") {
+  if (operand.kind === "list" && !LIST_OPERATORS.has(operator)) {
     ctx.errors.push(semantic.listNotSupported(operator, field));
     return undefined;
   }
@@ -56,23 +63,10 @@ export interface SetField {
 }
 
 export function setClause(spec: SetField, clause: Clause, op: Operator, ctx: JqlContext): Predicate {
-  const items = operandItems(clause, spec.emptyable, ctx);
-  if (!items) return NEVER;
-  const values = new Set<string>();
-  let empty = false;
-  let ok = true;
-  for (const item of items) {
-    const resolved =
-      item.kind === "empty"
-        ? "empty"
-        : item.kind === "value"
-          ? spec.resolve(item, clause.field, ctx)
-          : functionValues(runFunction(item, spec.functions, clause.field, ctx));
-    if (resolved === undefined) ok = false;
-    else if (resolved === "empty") empty = true;
-    else for (const value of resolved) values.add(value);
-  }
-  if (!ok) return NEVER;
+  const items = operandItems(clause.operand, clause.operator, clause.field, spec.emptyable, ctx);
+  const resolved = items && resolveItems(spec, items, clause.field, ctx);
+  if (!resolved) return NEVER;
+  const { values, empty } = resolved;
   const has = (issueValues: string[]) => issueValues.some((v) => values.has(v));
   if (POSITIVE.has(op))
     return (issue) => {
@@ -94,6 +88,30 @@ export function setClause(spec: SetField, clause: Clause, op: Operator, ctx: Jql
     });
 }
 
+/** The canonical values a clause's items stand for, and whether EMPTY is among them; undefined on error. */
+export function resolveItems(
+  spec: SetField,
+  items: Item[],
+  field: string,
+  ctx: JqlContext,
+): { values: Set<string>; empty: boolean } | undefined {
+  const values = new Set<string>();
+  let empty = false;
+  let ok = true;
+  for (const item of items) {
+    const resolved =
+      item.kind === "empty"
+        ? "empty"
+        : item.kind === "value"
+          ? spec.resolve(item, field, ctx)
+          : functionValues(runFunction(item, spec.functions, field, ctx));
+    if (resolved === undefined) ok = false;
+    else if (resolved === "empty") empty = true;
+    else for (const value of resolved) values.add(value);
+  }
+  return ok ? { values, empty } : undefined;
+}
+
 function functionValues(result: string[] | number | undefined): string[] | undefined {
   return Array.isArray(result) ? result : undefined;
 }
@@ -113,24 +131,17 @@ export function dateClause(
   op: Operator,
   ctx: JqlContext,
 ): Predicate {
-  const items = operandItems(clause, true, ctx);
+  const items = operandItems(clause.operand, clause.operator, clause.field, true, ctx);
   if (!items) return NEVER;
   const spans: DateSpan[] = [];
   let empty = false;
   let ok = true;
   for (const item of items) {
     if (item.kind === "empty") empty = true;
-    else if (item.kind === "function") {
-      const at = runFunction(item, "date", clause.field, ctx);
-      if (typeof at === "number") spans.push({ start: at, end: at + 1 });
-      else ok = false;
-    } else {
-      const span = parseDateValue(item.text, ctx.now);
+    else {
+      const span = dateSpanOf(item, clause.field, ctx);
       if (span) spans.push(span);
-      else {
-        ctx.errors.push(semantic.date(item.text, clause.field));
-        ok = false;
-      }
+      else ok = false;
     }
   }
   if (!ok) return NEVER;
@@ -151,6 +162,22 @@ export function dateClause(
   };
 }
 
+/** The span a date value or date function stands for (a function, its instant); undefined on error. */
+export function dateSpanOf(
+  item: ValueOperand | FunctionOperand,
+  field: string,
+  ctx: JqlContext,
+  invalid: (value: string, field: string) => string = semantic.date,
+) {
+  if (item.kind === "function") {
+    const at = runFunction(item, "date", field, ctx);
+    return typeof at === "number" ? { start: at, end: at + 1 } : undefined;
+  }
+  const span = parseDateValue(item.text, ctx.now);
+  if (!span) ctx.errors.push(invalid(item.text, field));
+  return span;
+}
+
 /** Text fields: summary, description, environment, comment, text. */
 export function textClause(
   get: (issue: Issue, ctx: JqlContext) => string,
@@ -158,7 +185,7 @@ export function textClause(
   op: Operator,
   ctx: JqlContext,
 ): Predicate {
-  const items = operandItems(clause, true, ctx);
+  const items = operandItems(clause.operand, clause.operator, clause.field, true, ctx);
   if (!items) return NEVER;
   const item = items[0]!;
   const isEmpty = (issue: Issue) => get(issue, ctx).trim() === "";

@@ -74,6 +74,12 @@ export const semantic = {
   emptyText: (field: string) => `The field '${field}' does not support searching for an empty string.`,
   date: (value: string, field: string) =>
     `Date value '${value}' for field '${field}' is invalid. ${DATE_FORMATS}`,
+  predicateDate: (value: string, predicate: string) =>
+    `Date value '${value}' for predicate '${predicate}' is invalid. ${DATE_FORMATS}`,
+  predicateDates: (predicate: string, count: number) =>
+    count === 1
+      ? `The predicate '${predicate}' takes one date.`
+      : `The predicate '${predicate}' takes two dates: ${predicate} ("from", "to").`,
   noFunction: (display: string) => `Unable to find JQL function '${display}'.`,
   functionForField: (name: string, field: string) =>
     `A value provided by the function '${name}' is invalid for the field '${field}'.`,

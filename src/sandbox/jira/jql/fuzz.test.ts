@@ -17,6 +17,7 @@ const SEEDS = [
   "issuetype in subTaskIssueTypes() AND parent = ENG-1 || key > OPS-3 && !resolution = Unresolved",
   "statusCategory != Done AND summary ~ 'migrat*' ORDER BY assignee, updated",
   'project = "Engineering Platform" AND issuekey in (ENG-1, 10002) AND reporter != "x"',
+  'status WAS NOT IN ("To Do", Done) BEFORE -1d BY currentUser() AND assignee CHANGED FROM EMPTY DURING (-2w, now())',
 ];
 
 const FRAGMENTS = [
@@ -37,6 +38,11 @@ const FRAGMENTS = [
   " IN ",
   " IS ",
   " EMPTY ",
+  " WAS ",
+  " CHANGED ",
+  " AFTER ",
+  " DURING ",
+  " TO ",
   " ORDER BY ",
   "\\",
   "\\u00",

@@ -101,10 +101,9 @@ describe("tokenize", () => {
     expect(lexError("labels = 50%")[0]).toContain("The character '%' is a reserved JQL character");
   });
 
-  it("refuses an unquoted reserved word but accepts it quoted", () => {
-    expect(lexError("status = To Do")).toEqual([
-      "Error in the JQL Query: 'To' is a reserved JQL word. You must surround it in quotation marks to use it in a query. (line 1, character 10)",
-    ]);
+  it("marks unquoted reserved words for the parser (which places history predicates and refuses the rest)", () => {
+    const tokens = tokenize("status changed FROM a TO End");
+    expect(tokens.filter((t) => t.reserved).map((t) => t.text)).toEqual(["FROM", "TO", "End"]);
     expect(kinds('status = "To Do"')).toEqual(["word:status", "op:=", "string:To Do", "end:"]);
   });
 

@@ -1,7 +1,7 @@
 /**
  * JQL lexer: turns query text into tokens (words, quoted strings, operators, parentheses, commas and
- * the symbolic `&&`, `||`, `!`). It rejects what Jira's lexer rejects: unterminated strings, reserved
- * characters outside quotes, and reserved words used unquoted. Keywords (AND, IN, EMPTY, ...) stay
+ * the symbolic `&&`, `||`, `!`). It rejects unterminated strings and reserved characters outside quotes,
+ * and marks reserved words used unquoted for the parser to refuse where it meets them. Keywords (AND, IN, EMPTY, ...) stay
  * words; the parser gives them meaning by position.
  */
 import { jqlError, syntax } from "./errors.ts";
@@ -14,6 +14,11 @@ export interface Token {
   text: string;
   /** 0-based offset of the token's first character. */
   pos: number;
+  /**
+   * A reserved word (`'End' is a reserved JQL word`): the parser refuses it wherever it reads it, except
+   * the few (AFTER, BEFORE, ON, FROM, TO) that are history predicates, where they are keywords.
+   */
+  reserved?: true;
 }
 
 /** Words the JQL parser treats as keywords, so they are not reserved-word errors (WAS and CHANGED are history operators). */
@@ -50,6 +55,12 @@ const RESERVED_WORDS = new Set(
     .join("")
     .split(" "),
 );
+
+/** A reserved word that is not a keyword (`'End' is a reserved JQL word`). */
+export function isReservedWord(word: string): boolean {
+  const lower = word.toLowerCase();
+  return RESERVED_WORDS.has(lower) && !KEYWORDS.has(lower);
+}
 
 /** Characters that may not appear unquoted. */
 const RESERVED_CHARS = new Set(["@", "%", "^", "$", "#", ";", "{", "}", "[", "]"]);
@@ -141,10 +152,12 @@ function readWord(text: string, start: number, tokens: Token[]): number {
     value += c;
     i++;
   }
-  const lower = value.toLowerCase();
-  if (RESERVED_WORDS.has(lower) && !KEYWORDS.has(lower))
-    throw jqlError([syntax.reservedWord(text, start, value)]);
-  tokens.push({ kind: "word", text: value, pos: start });
+  tokens.push({
+    kind: "word",
+    text: value,
+    pos: start,
+    ...(isReservedWord(value) ? { reserved: true } : {}),
+  });
   return i;
 }
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { ApiError } from "../../api-error.ts";
-import type { Node } from "./ast.ts";
+import type { Node, Operand } from "./ast.ts";
 import { parseJql } from "./parse.ts";
 
 /** A compact rendering of a tree: clauses as `field op value`, groups in brackets. */
@@ -9,18 +9,24 @@ function show(node: Node | null): string {
   if (node.kind === "not") return `NOT(${show(node.child)})`;
   if (node.kind === "and" || node.kind === "or")
     return `${node.kind.toUpperCase()}[${node.children.map(show).join(", ")}]`;
-  const o = node.operand;
-  const item = (i: typeof o): string =>
-    i.kind === "value"
-      ? i.quoted
-        ? `"${i.text}"`
-        : i.text
-      : i.kind === "empty"
-        ? "EMPTY"
-        : i.kind === "function"
-          ? `${i.name}(${i.args.join(",")})`
-          : `(${i.items.map(item).join(",")})`;
-  return `${node.field} ${node.operator} ${item(o)}`;
+  if (node.kind === "history") {
+    const parts = [node.field, node.operator, ...(node.operand ? [item(node.operand)] : [])];
+    for (const p of node.predicates) parts.push(p.kind.toUpperCase(), item(p.operand));
+    return parts.join(" ");
+  }
+  return `${node.field} ${node.operator} ${item(node.operand)}`;
+}
+
+function item(i: Operand): string {
+  return i.kind === "value"
+    ? i.quoted
+      ? `"${i.text}"`
+      : i.text
+    : i.kind === "empty"
+      ? "EMPTY"
+      : i.kind === "function"
+        ? `${i.name}(${i.args.join(",")})`
+        : `(${i.items.map(item).join(",")})`;
 }
 
 function syntaxError(text: string): string[] {
@@ -85,6 +91,20 @@ describe("parseJql", () => {
     ]);
   });
 
+  it("reads the history operators WAS [NOT] [IN] and CHANGED with their predicates", () => {
+    expect(show(parseJql('status WAS "In Progress"').where)).toBe('status was "In Progress"');
+    expect(show(parseJql("status was not in (Done, 3) BEFORE -1d").where)).toBe(
+      "status was not in (Done,3) BEFORE -1d",
+    );
+    expect(show(parseJql("assignee WAS IN (a) BY currentUser() DURING ('2026-01-01', now())").where)).toBe(
+      'assignee was in (a) BY currentUser() DURING ("2026-01-01",now())',
+    );
+    expect(
+      show(parseJql("status changed FROM Open TO Done after 2026-01-01 on -2d by (x, y) AND a = 1").where),
+    ).toBe("AND[status changed FROM Open TO Done AFTER 2026-01-01 ON -2d BY (x,y), a = 1]");
+    expect(show(parseJql("NOT assignee CHANGED ORDER BY key").where)).toBe("NOT(assignee changed)");
+  });
+
   it("leaves the restriction empty for an empty query or one with only ORDER BY", () => {
     expect(parseJql("").where).toBeNull();
     expect(parseJql("   ").where).toBeNull();
@@ -145,7 +165,26 @@ describe("parseJql", () => {
       "project = ENG)",
       "Error in the JQL Query: Expecting either 'OR' or 'AND' but got ')'. (line 1, character 14)",
     ],
-    ["status WAS Done", "The operator 'was' is not supported by the 'status' field."],
+    [
+      "status WAS Done FROM Open",
+      "Error in the JQL Query: Expecting either 'OR' or 'AND' but got 'FROM'. (line 1, character 17)",
+    ],
+    [
+      "status CHANGED BY",
+      "Error in JQL Query: Expecting either a value, list or function before the end of the query.",
+    ],
+    [
+      "summary ~ after",
+      "Error in the JQL Query: 'after' is a reserved JQL word. You must surround it in quotation marks to use it in a query. (line 1, character 11)",
+    ],
+    [
+      "status = To Do",
+      "Error in the JQL Query: 'To' is a reserved JQL word. You must surround it in quotation marks to use it in a query. (line 1, character 10)",
+    ],
+    [
+      "on = x",
+      "Error in the JQL Query: 'on' is a reserved JQL word. You must surround it in quotation marks to use it in a query. (line 1, character 1)",
+    ],
   ])("refuses %j", (text, message) => {
     expect(syntaxError(text)).toEqual([message]);
   });

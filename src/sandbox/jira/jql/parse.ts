@@ -7,22 +7,31 @@
  *   or      := and ((OR | "|" | "||") and)*
  *   and     := not ((AND | "&" | "&&") not)*
  *   not     := (NOT | "!") not | "(" or ")" | clause
- *   clause  := field operator operand
+ *   clause  := field operator operand | field history
+ *   history := WAS [NOT] [IN] operand predicate* | CHANGED predicate*
+ *   predicate := (AFTER | BEFORE | ON | DURING | BY) operand, and FROM or TO operand after CHANGED
  *   operand := EMPTY | NULL | value | function | "(" item ("," item)* ")"
  */
 import type {
   Clause,
   EmptyOperand,
   FunctionOperand,
+  HistoryClause,
+  HistoryOperator,
+  HistoryPredicate,
   Node,
   Operand,
   Operator,
+  PredicateKind,
   Query,
   SortKey,
   ValueOperand,
 } from "./ast.ts";
-import { jqlError, semantic, syntax } from "./errors.ts";
+import { jqlError, syntax } from "./errors.ts";
 import { KEYWORDS, type Token, tokenize } from "./lexer.ts";
+
+const WAS_PREDICATES = new Set<string>(["after", "before", "on", "during", "by"]);
+const CHANGED_PREDICATES = new Set<string>([...WAS_PREDICATES, "from", "to"]);
 
 /** Deeper nesting than this is refused rather than risking the call stack. */
 const MAX_DEPTH = 100;
@@ -56,6 +65,8 @@ class Parser {
       }
     }
     const last = this.peek();
+    if (!CHANGED_PREDICATES.has(last.text.toLowerCase())) this.refuseReserved(last); // a misplaced predicate
+
     if (last.kind !== "end") this.fail(syntax.andOr(this.text, last.pos, last.text));
     return { where, orderBy };
   }
@@ -111,10 +122,32 @@ class Parser {
     }
   }
 
-  private clause(): Clause {
+  private clause(): Clause | HistoryClause {
     const { field, pos } = this.field();
-    const operator = this.operator(field);
+    const next = this.peek();
+    if (this.isWord(next, "was") || this.isWord(next, "changed")) return this.history(field, pos);
+    const operator = this.operator();
     return { kind: "clause", field, fieldPos: pos, operator, operand: this.operand() };
+  }
+
+  private history(field: string, fieldPos: number): HistoryClause {
+    let operator: HistoryOperator = "changed";
+    let operand: Operand | null = null;
+    if (this.isWord(this.take(), "was")) {
+      const not = this.isWord(this.peek(), "not") && this.take() !== undefined;
+      const list = this.isWord(this.peek(), "in") && this.take() !== undefined;
+      operator = `was${not ? " not" : ""}${list ? " in" : ""}` as HistoryOperator;
+      operand = this.operand();
+    }
+    const allowed = operator === "changed" ? CHANGED_PREDICATES : WAS_PREDICATES;
+    const predicates: HistoryPredicate[] = [];
+    for (let token = this.peek(); token.kind === "word" && allowed.has(token.text.toLowerCase()); ) {
+      this.take(true);
+      const kind = token.text.toLowerCase() as PredicateKind;
+      predicates.push({ kind, operand: this.operand(), pos: token.pos });
+      token = this.peek();
+    }
+    return { kind: "history", field, fieldPos, operator, operand, predicates };
   }
 
   private field(): { field: string; pos: number } {
@@ -125,14 +158,10 @@ class Parser {
     return this.fail(syntax.field(this.text, token.pos, token.text));
   }
 
-  private operator(field: string): Operator {
+  private operator(): Operator {
     const token = this.take();
     if (token.kind === "end") this.fail(syntax.operatorAtEnd());
     if (token.kind === "op") return token.text as Operator;
-    // The history operators (WAS, CHANGED) are not simulated: the site keeps a changelog (jira/history.ts)
-    // but no JQL over it yet.
-    if (this.isWord(token, "was") || this.isWord(token, "changed"))
-      this.fail(semantic.operator(token.text.toLowerCase(), field));
     if (this.isWord(token, "in")) return "in";
     if (this.isWord(token, "not") && this.isWord(this.peek(), "in")) {
       this.take();
@@ -197,8 +226,9 @@ class Parser {
     return this.tokens[this.at]!;
   }
 
-  private take(): Token {
+  private take(predicate = false): Token {
     const token = this.tokens[this.at]!;
+    if (!predicate) this.refuseReserved(token);
     if (token.kind !== "end") this.at++;
     return token;
   }
@@ -209,6 +239,11 @@ class Parser {
 
   private isSymbol(token: Token, ...symbols: string[]): boolean {
     return token.kind === "symbol" && symbols.includes(token.text);
+  }
+
+  /** A reserved word is an error wherever it is read, but as a history predicate (`take(true)`). */
+  private refuseReserved(token: Token): void {
+    if (token.reserved) this.fail(syntax.reservedWord(this.text, token.pos, token.text));
   }
 
   private fail(message: string): never {

@@ -10,6 +10,7 @@ import type { Clause, Operator } from "./ast.ts";
 import { dateClause, type Predicate, type SetField, setClause, textClause } from "./clauses.ts";
 import type { JqlContext } from "./context.ts";
 import { dueDateMs } from "./dates.ts";
+import type { HistoryField } from "./history-clauses.ts";
 import {
   issueRank,
   keyNumber,
@@ -35,6 +36,8 @@ export interface SearchableField {
   compile(clause: Clause, op: Operator, ctx: JqlContext): Predicate;
   /** Absent for fields Jira cannot sort on (text, description, ...). */
   sort?(issue: Issue, ctx: JqlContext): SortValue;
+  /** Present for the fields WAS and CHANGED search (see history-clauses.ts). */
+  history?: HistoryField;
 }
 
 const EQUALITY: Operator[] = ["=", "!=", "in", "not in"];
@@ -47,11 +50,21 @@ const set =
   (clause: Clause, op: Operator, ctx: JqlContext): Predicate =>
     setClause(spec, clause, op, ctx);
 
+/** A value-set field, searched by its current value and, with a changelog field id, through its history. */
+const setField = (spec: SetField, historyFieldId?: string) => ({
+  compile: set(spec),
+  ...(historyFieldId === undefined ? {} : { history: { fieldId: historyFieldId, spec } }),
+});
+
 const userField = (
   get: (issue: Issue) => string | null,
-): Pick<SearchableField, "operators" | "compile" | "sort"> => ({
+  historyFieldId?: string,
+): Pick<SearchableField, "operators" | "compile" | "sort" | "history"> => ({
   operators: EMPTYABLE,
-  compile: set({ get: (i) => nonNull(get(i)), resolve: resolveUser, functions: "user", emptyable: true }),
+  ...setField(
+    { get: (i) => nonNull(get(i)), resolve: resolveUser, functions: "user", emptyable: true },
+    historyFieldId,
+  ),
   sort: (issue, ctx) => {
     const id = get(issue);
     return id === null ? null : (ctx.site.get("users", id)?.displayName.toLowerCase() ?? id);
@@ -108,7 +121,7 @@ const FIELDS: SearchableField[] = [
   {
     names: ["status"],
     operators: EQUALITY,
-    compile: set({ get: (i) => [i.statusId], resolve: resolveStatus, emptyable: false }),
+    ...setField({ get: (i) => [i.statusId], resolve: resolveStatus, emptyable: false }, "status"),
     sort: (issue) => STATUSES.findIndex((s) => s.id === issue.statusId),
   },
   {
@@ -121,8 +134,8 @@ const FIELDS: SearchableField[] = [
     }),
     sort: (issue) => STATUS_CATEGORIES.findIndex((c) => c.id === statusById(issue.statusId)?.categoryId),
   },
-  { names: ["assignee"], ...userField((i) => i.assigneeId) },
-  { names: ["reporter"], ...userField((i) => i.reporterId) },
+  { names: ["assignee"], ...userField((i) => i.assigneeId, "assignee") },
+  { names: ["reporter"], ...userField((i) => i.reporterId, "reporter") },
   { names: ["creator"], ...userField((i) => i.creatorId) },
   {
     names: ["labels"],
@@ -152,31 +165,36 @@ const FIELDS: SearchableField[] = [
   {
     names: ["priority"],
     operators: ORDERED,
-    compile: set({
-      get: (i) => [i.priorityId],
-      resolve: resolvePriority,
-      emptyable: true,
-      rank: priorityRank,
-    }),
+    ...setField(
+      { get: (i) => [i.priorityId], resolve: resolvePriority, emptyable: true, rank: priorityRank },
+      "priority",
+    ),
     sort: (issue) => priorityRank(issue.priorityId)?.[1] ?? null,
   },
   {
     names: ["resolution"],
     operators: ORDERED,
-    compile: set({
-      get: (i) => nonNull(i.resolutionId),
-      resolve: resolveResolution,
-      emptyable: true,
-      rank: resolutionRank,
-    }),
+    ...setField(
+      {
+        get: (i) => nonNull(i.resolutionId),
+        resolve: resolveResolution,
+        emptyable: true,
+        rank: resolutionRank,
+      },
+      "resolution",
+    ),
     sort: (issue) => (issue.resolutionId === null ? null : (resolutionRank(issue.resolutionId)?.[1] ?? null)),
   },
   ...[["component"], ["fixversion"], ["affectedversion"]].map(
     (names): SearchableField => ({
-      // The site's projects define no components or versions: every value is unknown, every issue EMPTY.
+      // The site's projects define no components or versions: every value is unknown, every issue EMPTY
+      // (and always was: fix versions are searched through history too, and never changed).
       names,
       operators: EMPTYABLE,
-      compile: set({ get: () => [], resolve: resolveNothing, emptyable: true }),
+      ...setField(
+        { get: () => [], resolve: resolveNothing, emptyable: true },
+        names[0] === "fixversion" ? "fixVersions" : undefined,
+      ),
       sort: () => null,
     }),
   ),
