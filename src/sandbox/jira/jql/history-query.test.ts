@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { call } from "../../../../test/support/call.ts";
-import { ApiError } from "../../api-error.ts";
+import { jqlErrors } from "../../../../test/support/jql-errors.ts";
 import { executeOperation } from "../../execute.ts";
 import { AGENT_ACCOUNT_ID, createSite } from "../../fixtures/default-site.ts";
 import { findOperation } from "../../operations.ts";
@@ -54,17 +54,7 @@ const finds = (jql: string) => keys(`key = ${key} AND ${jql}`).length === 1;
 const keysWhereAnd = (pick: (status: string) => boolean) =>
   [...new Set([...all.filter((i) => pick(i.statusId)).map((i) => i.key), key])].sort();
 
-function errors(jql: string): string[] {
-  const before = site.hash();
-  try {
-    searchIssues(site, jql, AGENT_ACCOUNT_ID);
-  } catch (error) {
-    expect(site.hash()).toBe(before);
-    if (error instanceof ApiError && "errorMessages" in error.body) return error.body.errorMessages;
-    throw error;
-  }
-  throw new Error(`expected ${jql} to fail`);
-}
+const errors = (jql: string) => jqlErrors(site, jql);
 
 describe("JQL history searches: WAS", () => {
   it("finds every value the field held, the current one and the one before the first change included", () => {

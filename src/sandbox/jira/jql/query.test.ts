@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { ApiError } from "../../api-error.ts";
+import { jqlErrors } from "../../../../test/support/jql-errors.ts";
 import { AGENT_ACCOUNT_ID, createSite } from "../../fixtures/default-site.ts";
 import { DONE, IN_PROGRESS, IN_REVIEW, TO_DO } from "../catalog.ts";
 import type { Issue } from "../model.ts";
@@ -16,20 +16,7 @@ const sorted = (list: string[]) => [...list].sort();
 const expectSame = (jql: string, expected: (issue: Issue) => boolean) =>
   expect(sorted(keys(jql))).toEqual(sorted(all.filter(expected).map((i) => i.key)));
 
-function errors(jql: string): string[] {
-  const before = site.hash();
-  try {
-    searchIssues(site, jql, AGENT_ACCOUNT_ID);
-  } catch (error) {
-    expect(site.hash()).toBe(before);
-    if (error instanceof ApiError && "errorMessages" in error.body) {
-      expect(error.status).toBe(400);
-      return error.body.errorMessages;
-    }
-    throw error;
-  }
-  throw new Error(`expected ${jql} to fail`);
-}
+const errors = (jql: string) => jqlErrors(site, jql);
 
 describe("searchIssues: fields and values", () => {
   const eng = project("ENG");
