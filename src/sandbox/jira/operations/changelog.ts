@@ -1,12 +1,18 @@
 /**
- * getChangeLogs: an issue's history (jira/history.ts) as `GET /rest/api/3/issue/{key}/changelog` gives it,
- * a PageBeanChangelog, oldest first, `startAt`/`maxResults` pages of at most 100.
+ * Issue history (jira/history.ts) as Jira's changelog endpoints give it: getChangeLogs, one issue's
+ * PageBeanChangelog (`GET /rest/api/3/issue/{key}/changelog`, oldest first, `startAt`/`maxResults` pages of
+ * at most 100), and getBulkChangelogs, the entries of up to 1000 issues at once
+ * (`POST /rest/api/3/changelog/bulkfetch`: oldest first, then by issue id, optionally only the items of up
+ * to 10 fields, pages of `maxResults` entries linked by a nextPageToken).
  */
 import { z } from "zod";
 import { defineOperation, type Operation } from "../../define-operation.ts";
 import { qInt } from "../../params.ts";
 import { historyOf } from "../history.ts";
+import { decodePageToken, encodePageToken } from "../jql/page-token.ts";
+import type { IssueChange } from "../model.ts";
 import { CHANGELOG_PAGE_CAP, presentChange } from "../present-changelog.ts";
+import { findIssue } from "../store.ts";
 import { requireIssue } from "./issues.ts";
 
 const nonNegative = (what: string) =>
@@ -51,4 +57,58 @@ export const getChangeLogs = defineOperation({
   },
 });
 
-export const CHANGELOG_OPERATIONS: readonly Operation[] = [getChangeLogs];
+export const getBulkChangelogs = defineOperation({
+  operationId: "getBulkChangelogs",
+  api: "jira",
+  method: "POST",
+  path: "/rest/api/3/changelog/bulkfetch",
+  summary:
+    "Returns the history of up to 1000 issues at once, oldest change first, optionally only the changes to some fields (up to 10 field ids).",
+  effect: "read",
+  status: 200,
+  params: z.object({}),
+  body: z.strictObject({
+    issueIdsOrKeys: z
+      .array(z.string())
+      .min(1)
+      .max(1000)
+      .describe("Keys (e.g. ENG-12) or ids of the issues; issues that do not exist are left out."),
+    fieldIds: z
+      .array(z.string())
+      .max(10)
+      .refine((ids) => new Set(ids).size === ids.length, "fieldIds must not repeat a field id")
+      .optional()
+      .describe("Only changes to these fields (e.g. status, assignee), each entry keeping only their items."),
+    maxResults: z.number().int().min(1).max(10_000).optional().describe("Entries per page (default 1000)."),
+    nextPageToken: z.string().optional().describe("The token of the previous page, for the next one."),
+  }),
+  handler: (site, { body }, ctx) => {
+    const issues = [...new Set(body.issueIdsOrKeys.map((idOrKey) => findIssue(site, idOrKey.trim())))];
+    const fields = body.fieldIds === undefined ? null : new Set(body.fieldIds);
+    const entries: { issueId: string; change: IssueChange }[] = [];
+    for (const issue of issues) {
+      if (!issue) continue;
+      for (const change of historyOf(site, issue.id)) {
+        const items = fields ? change.items.filter((item) => fields.has(item.fieldId)) : change.items;
+        if (items.length > 0) entries.push({ issueId: issue.id, change: { ...change, items } });
+      }
+    }
+    entries.sort((a, b) => a.change.created - b.change.created || Number(a.issueId) - Number(b.issueId));
+    // The token is bound to the request it continues (the issues and fields asked for).
+    const query = JSON.stringify([body.issueIdsOrKeys, body.fieldIds ?? null]);
+    const start = body.nextPageToken === undefined ? 0 : decodePageToken(body.nextPageToken, query);
+    const end = start + (body.maxResults ?? 1000);
+    const byIssue = new Map<string, ReturnType<typeof presentChange>[]>();
+    for (const { issueId, change } of entries.slice(start, end)) {
+      const list = byIssue.get(issueId) ?? [];
+      list.push(presentChange(site, ctx.baseUrl, change));
+      byIssue.set(issueId, list);
+    }
+    return {
+      issueChangeLogs: [...byIssue].map(([issueId, changeHistories]) => ({ issueId, changeHistories })),
+      ...(end < entries.length ? { nextPageToken: encodePageToken(query, end) } : {}),
+    };
+  },
+});
+
+export const CHANGELOG_OPERATIONS: readonly Operation[] = [getChangeLogs, getBulkChangelogs];
