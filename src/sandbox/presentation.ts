@@ -41,7 +41,11 @@ export interface PresentedResult {
   answer: OperationResult;
 }
 
-/** Runs a request on a presentation: translate, execute the operation, translate the answer back. */
+/**
+ * Runs a request on a presentation: translate, execute the operation, translate the answer back. A write
+ * whose answer cannot be translated is undone before the error goes on, so a failed request changes
+ * nothing on this surface either (the operation itself is atomic, see execute.ts).
+ */
 export function executePresentation(
   site: Site,
   presentation: Presentation,
@@ -56,6 +60,12 @@ export function executePresentation(
     const result = { ok: false, status: error.status, body: error.body, headers: error.headers };
     return { input: null, result, answer: result };
   }
+  const before = presentation.operation.effect === "write" ? site.fork() : null;
   const result = executeOperation(site, presentation.operation, input, ctx);
-  return { input, result, answer: presentation.response(result, site, ctx, raw) };
+  try {
+    return { input, result, answer: presentation.response(result, site, ctx, raw) };
+  } catch (error) {
+    if (before) site.restore(before);
+    throw error;
+  }
 }

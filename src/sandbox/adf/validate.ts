@@ -1,7 +1,10 @@
 /**
- * ADF validation for rich-text fields (description, environment, comment body). Jira rejects anything
- * that is not an Atlassian Document with "Operation value must be an Atlassian Document"; deeper
- * problems (unknown node types, empty text) are named with the path of the bad node.
+ * ADF validation for rich-text fields (description, environment, comment body, Confluence
+ * atlas_doc_format). Jira rejects anything that is not an Atlassian Document with "Operation value must
+ * be an Atlassian Document"; deeper problems (unknown node types and marks, empty text, attributes of the
+ * wrong type) are named with the path of the bad node. What passes can be rendered in every format the
+ * site answers (wiki markup, storage, HTML, text): `marks` is an array of known marks, `attrs` an object of
+ * plain values, and the attributes shown as text are strings.
  */
 import type { AdfDocument, AdfNode } from "./types.ts";
 
@@ -35,6 +38,21 @@ const MARKS = new Set([
   "backgroundColor",
 ]);
 
+/** Attributes that renderers show as text (or use as a link or colour): strings when present. */
+const TEXT_ATTRS: Record<string, readonly string[]> = {
+  codeBlock: ["language"],
+  panel: ["panelType"],
+  expand: ["title"],
+  mention: ["text"],
+  emoji: ["shortName", "text", "id"],
+  inlineCard: ["url"],
+  status: ["text", "color"],
+  link: ["href", "title"],
+  textColor: ["color"],
+  backgroundColor: ["color"],
+  subsup: ["type"],
+};
+
 /** The latest instant a JavaScript date holds (ms); past it a date cannot be written out. */
 const MAX_DATE_MS = 8.64e15;
 
@@ -65,11 +83,15 @@ function validateNode(node: unknown, path: string, level: "block" | "inline" | "
   if (!known) return `Invalid ADF: ${path} has unknown node type '${n.type}'.`;
   if (level === "block" && INLINE.has(n.type))
     return `Invalid ADF: ${path} ('${n.type}') is an inline node where a block node is required.`;
+  if (n.text !== undefined && typeof n.text !== "string")
+    return `Invalid ADF: ${path}.text must be a string.`;
+  const attrsProblem = validateAttrs(n.type, n.attrs, path);
+  if (attrsProblem) return attrsProblem;
   if (n.type === "text") {
     if (typeof n.text !== "string" || n.text.length === 0)
       return `Invalid ADF: ${path} text nodes need a non-empty 'text'.`;
-    for (const mark of n.marks ?? [])
-      if (!MARKS.has(mark?.type)) return `Invalid ADF: ${path} has unknown mark '${mark?.type}'.`;
+    const marksProblem = validateMarks(n.marks, path);
+    if (marksProblem) return marksProblem;
   }
   if (n.type === "mention") {
     const id = n.attrs?.id;
@@ -91,6 +113,36 @@ function validateNode(node: unknown, path: string, level: "block" | "inline" | "
       const problem = validateNode(child, `${path}.content[${i}]`, childLevel);
       if (problem) return problem;
     }
+  }
+  return null;
+}
+
+function validateMarks(marks: unknown, path: string): string | null {
+  if (marks === undefined) return null;
+  if (!Array.isArray(marks)) return `Invalid ADF: ${path}.marks must be an array of marks.`;
+  for (const [i, mark] of marks.entries()) {
+    const type = typeof mark === "object" && mark !== null ? (mark as { type?: unknown }).type : undefined;
+    if (typeof type !== "string" || !MARKS.has(type))
+      return `Invalid ADF: ${path} has unknown mark '${type}'.`;
+    const problem = validateAttrs(type, (mark as { attrs?: unknown }).attrs, `${path}.marks[${i}]`);
+    if (problem) return problem;
+  }
+  return null;
+}
+
+/** A node's or mark's attrs: an object of strings, numbers, booleans and nulls; text attributes strings. */
+function validateAttrs(type: string, attrs: unknown, path: string): string | null {
+  if (attrs === undefined) return null;
+  if (typeof attrs !== "object" || attrs === null || Array.isArray(attrs))
+    return `Invalid ADF: ${path}.attrs must be an object.`;
+  for (const [key, value] of Object.entries(attrs)) {
+    if (value !== null && typeof value === "object")
+      return `Invalid ADF: ${path}.attrs.${key} must be a string, number, boolean or null.`;
+  }
+  for (const key of TEXT_ATTRS[type] ?? []) {
+    const value = (attrs as Record<string, unknown>)[key];
+    if (value !== undefined && value !== null && typeof value !== "string")
+      return `Invalid ADF: ${path}.attrs.${key} must be a string.`;
   }
   return null;
 }

@@ -10,6 +10,7 @@ import type { AdfNode } from "../adf/types.ts";
 import { validateAdf } from "../adf/validate.ts";
 import { parseXhtml } from "../adf/xhtml.ts";
 import { confluenceError } from "../api-error.ts";
+import { parseJson } from "../parse-json.ts";
 import type { PageBody } from "./model.ts";
 
 const representation = z
@@ -59,7 +60,7 @@ export function parseBodyWrite(body: PageBodyWrite): PageBody {
   }
   let doc: unknown;
   try {
-    doc = JSON.parse(value);
+    doc = parseJson(value); // under the nesting limit of every JSON body
   } catch {
     throw confluenceError(
       400,
