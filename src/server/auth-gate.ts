@@ -11,6 +11,9 @@
  * to it (session-scope.ts): what an agent's tools are given, so that they cannot reach the trainer's
  * `/v1` (the trace holds the expectation), other sessions, or other sites.
  *
+ * What a session's token was let through for is marked (`agentRequest`): the parts behind the gate that
+ * hold the trainer's view of a session (MCP's score resource) keep it from the agent.
+ *
  * A server without a token or credentials (loopback only) still refuses, 403 in the same shapes, what a
  * web page could have sent it: DNS rebinding and cross-site writes (src/http/foreign-request.ts).
  */
@@ -39,6 +42,14 @@ export function surfaceOf(path: string): Surface {
   return /^\/v1(\/|$)/.test(path) ? "env" : "rest";
 }
 
+/** Requests let through on a session's API token alone (an agent's), not on the server's credentials. */
+const AGENT_REQUESTS = new WeakSet<Request>();
+
+/** Whether the gate let `request` through on a session's API token only (see above). */
+export function agentRequest(request: Request): boolean {
+  return AGENT_REQUESTS.has(request);
+}
+
 /** Most sessions whose accepted headers the gate keeps at once (started over when full). */
 const MAX_SCOPES = 1024;
 
@@ -65,6 +76,7 @@ export function gateRequests(policy: AuthPolicy, fetch: Fetch): Fetch {
     if (!decision.ok && token) {
       const session = sessionScope(request);
       if (session !== null) decision = decideIn(session)(header);
+      if (decision.ok) AGENT_REQUESTS.add(request);
     }
     if (decision.ok) return fetch(request);
     const path = pathOf(request.url);

@@ -103,6 +103,8 @@ export interface McpOpenRecord {
   id: string;
   set: ToolSetName;
   init: McpInitParams;
+  /** Opened by the agent (on the session's token): no score resource (see mcp/create-mcp-server.ts). */
+  agent?: true;
 }
 
 /** What a client sent with `initialize` (replayed to reopen its MCP session after a restart). */

@@ -8,6 +8,10 @@
  * with a 4xx status and change nothing. An MCP session bound to a journaled env session is journaled
  * with it (its id, tool set and initialize parameters; its close), and `reopen` brings such sessions
  * back after a restart under the same `mcp-session-id` by replaying their initialize handshake.
+ *
+ * An agent holding only its session's token (auth-gate.ts `agentRequest`) gets the session's tools and
+ * prompt but never its score (create-mcp-server.ts), and may hold at most MAX_PER_SESSION MCP sessions on
+ * it; every MCP session bound to an env session is closed with it.
  */
 import { randomUUID } from "node:crypto";
 import { WebStandardStreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js";
@@ -19,11 +23,11 @@ import { createSite, DEFAULT_BASE_URL } from "../../sandbox/fixtures/default-sit
 import { parseJson } from "../../sandbox/parse-json.ts";
 import type { Site } from "../../sandbox/site.ts";
 import { isToolSetName, TOOL_SET_NAMES } from "../../tools/aliases/tool-sets.ts";
-import { refusal } from "../auth-gate.ts";
+import { agentRequest, refusal } from "../auth-gate.ts";
 import type { McpInitParams, McpOpenRecord } from "../journal.ts";
 import { callTool, finishSession } from "../session-calls.ts";
 import type { Session, SessionStore } from "../sessions.ts";
-import { createMcpServer } from "./create-mcp-server.ts";
+import { AGENT_AUTH, createMcpServer } from "./create-mcp-server.ts";
 import { answerInvalidParams } from "./invalid-params.ts";
 import { createEpisodeBinding, createSiteBinding, type McpBinding } from "./mcp-binding.ts";
 
@@ -31,7 +35,7 @@ export interface McpHttpOptions {
   /** Seed of the site free MCP sessions fork. */
   seed: number;
   /** The env server's sessions, for `?session=` binding; without it only free sessions can be opened. */
-  sessions?: Pick<SessionStore, "find" | "touch">;
+  sessions?: Pick<SessionStore, "find" | "touch"> & Partial<Pick<SessionStore, "onClose">>;
   /** When set, requests need `Authorization: Bearer <token>`. */
   token?: string | null;
   /** Idle time (ms) after which an MCP session is closed. Default 10 minutes. */
@@ -67,9 +71,18 @@ interface Entry {
   session?: Session;
 }
 
+/** Most MCP sessions bound to one env session at once (so that one agent cannot fill the server's cap). */
+export const MAX_PER_SESSION = 32;
+
 /** Keeps (and journals) an MCP session bound to an env session, so a restart reopens it. */
-function remember(session: Session, id: string, set: McpOpenRecord["set"], init: McpInitParams): void {
-  const record: McpOpenRecord = { t: "mcp", id, set, init };
+function remember(
+  session: Session,
+  id: string,
+  set: McpOpenRecord["set"],
+  init: McpInitParams,
+  agent: boolean,
+): void {
+  const record: McpOpenRecord = { t: "mcp", id, set, init, ...(agent ? { agent: true as const } : {}) };
   session.mcp.set(id, record);
   session.log(record);
 }
@@ -92,6 +105,10 @@ export function createMcpHttpHandler(options: McpHttpOptions): McpHttpHandler {
     entries.delete(id);
     return entry?.transport.close();
   };
+  // An env session's MCP sessions end with it (its journal, and so their records, are gone).
+  options.sessions?.onClose?.((session) => {
+    for (const [id, entry] of entries) if (entry.session === session) void closeEntry(id);
+  });
   const reap = () => {
     const now = clock();
     const idle = [...entries].filter(([, e]) => now - e.lastUsed >= ttlMs).map(([id]) => id);
@@ -129,22 +146,31 @@ export function createMcpHttpHandler(options: McpHttpOptions): McpHttpHandler {
     };
   }
 
-  /** A transport for a new MCP session (`fixedId`: reopening a journaled one under its id). */
-  async function connect(bound: { binding: McpBinding; session?: Session }, init: unknown, fixedId?: string) {
+  /**
+   * A transport for a new MCP session (`fixedId`: reopening a journaled one under its id; `agent`: opened
+   * on the session's token).
+   */
+  async function connect(
+    bound: { binding: McpBinding; session?: Session },
+    init: unknown,
+    agent: boolean,
+    fixedId?: string,
+  ) {
     const { binding, session } = bound;
     const transport: WebStandardStreamableHTTPServerTransport = new WebStandardStreamableHTTPServerTransport({
       sessionIdGenerator: fixedId === undefined ? (options.newId ?? randomUUID) : () => fixedId,
       enableJsonResponse: true,
       onsessioninitialized: (id) => {
         entries.set(id, { transport, lastUsed: clock(), session });
-        if (session && fixedId === undefined) remember(session, id, binding.toolSet, init as McpInitParams);
+        if (session && fixedId === undefined)
+          remember(session, id, binding.toolSet, init as McpInitParams, agent);
       },
       onsessionclosed: (id) => {
         forget(session, id);
         entries.delete(id);
       },
     });
-    await createMcpServer(binding).connect(transport);
+    await createMcpServer(binding, { agent }).connect(transport);
     answerInvalidParams(transport);
     return transport;
   }
@@ -152,7 +178,7 @@ export function createMcpHttpHandler(options: McpHttpOptions): McpHttpHandler {
   /** Reopens a journaled MCP session: its initialize and initialized messages, answered to no one. */
   async function reopenOne(session: Session, saved: McpOpenRecord): Promise<void> {
     const url = new URL(`http://reopen.local/mcp?tools=${saved.set}&session=${session.id}`);
-    const transport = await connect(bind(url), saved.init, saved.id);
+    const transport = await connect(bind(url), saved.init, saved.agent === true, saved.id);
     const post = (body: unknown, headers: Record<string, string>) =>
       transport.handleRequest(
         new Request(url, {
@@ -195,8 +221,18 @@ export function createMcpHttpHandler(options: McpHttpOptions): McpHttpHandler {
       if (error instanceof AtlasGymError) return rpcError(400, -32602, error.message);
       throw error;
     }
-    const transport = await connect(bound, (body as { params: unknown }).params);
-    return transport.handleRequest(request, { parsedBody: body });
+    const agent = agentRequest(request);
+    if (
+      bound.session &&
+      [...entries.values()].filter((e) => e.session === bound.session).length >= MAX_PER_SESSION
+    )
+      return rpcError(
+        429,
+        -32000,
+        `Too many MCP sessions on env session ${bound.session.id} (at most ${MAX_PER_SESSION}); close idle ones.`,
+      );
+    const transport = await connect(bound, (body as { params: unknown }).params, agent);
+    return transport.handleRequest(request, { parsedBody: body, ...(agent ? { authInfo: AGENT_AUTH } : {}) });
   }
 
   return {
@@ -223,7 +259,10 @@ export function createMcpHttpHandler(options: McpHttpOptions): McpHttpHandler {
       entry.lastUsed = clock();
       // Any request on an MCP session bound to an env session (a tools/list too) keeps that one alive.
       if (entry.session) options.sessions?.touch(entry.session.id);
-      return entry.transport.handleRequest(request, body === undefined ? undefined : { parsedBody: body });
+      return entry.transport.handleRequest(request, {
+        ...(body === undefined ? {} : { parsedBody: body }),
+        ...(agentRequest(request) ? { authInfo: AGENT_AUTH } : {}),
+      });
     },
     routes: ["POST", "GET", "DELETE"].map((method) => ({ method, path: "/mcp" })),
     ttlMs,
