@@ -68,6 +68,11 @@ describe("jira.js 6.2.0", () => {
     const closed = await jira.issues.getIssue({ issueIdOrKey: "ENG-1", fields: ["status", "resolution"] });
     expect((closed.fields!.status as { name: string }).name).toBe("Done");
     expect((closed.fields!.resolution as { name: string }).name).toBe("Won't Do");
+    // Reopening clears the resolution: its change item reads `to`/`toString` null, which jira.js accepts.
+    await jira.issues.doTransition({ issueIdOrKey: "ENG-1", transition: { id: "51" } });
+    const { values } = await jira.issues.getChangeLogs({ issueIdOrKey: "ENG-1" });
+    const cleared = values!.at(-1)!.items!.find((item) => item.field === "resolution")!;
+    expect(cleared).toMatchObject({ fromString: "Won't Do", to: null, toString: null });
   });
 
   it("creates a sub-task under a parent with an assignee and a priority", async () => {

@@ -50,7 +50,7 @@ function load(api: Contract) {
   let entry = specs.get(api);
   if (!entry) {
     const url = new URL(`../../specs/${FILES[api].file}`, import.meta.url);
-    const doc = JSON.parse(readFileSync(url, "utf8")) as SpecDocument;
+    const doc = correctComponents(JSON.parse(readFileSync(url, "utf8")) as SpecDocument);
     const ajv = new Ajv({ strict: false, allErrors: true, discriminator: false, validateFormats: true });
     addFormats.default(ajv);
     ajv.addSchema({ components: doc.components }, "spec");
@@ -104,6 +104,20 @@ const CORRECTIONS: Record<string, object> = {
     ],
   },
 };
+
+/**
+ * Component schemas a document contradicts with its own examples, corrected where they are loaded. Jira's
+ * ChangeDetails types `from`/`fromString`/`to`/`toString` as strings, while the getChangeLogs example (and
+ * Jira) writes null where a field had or has no value.
+ */
+function correctComponents(doc: SpecDocument): SpecDocument {
+  const details = doc.components.schemas.ChangeDetails as
+    | { properties: Record<string, { nullable?: boolean }> }
+    | undefined;
+  for (const key of ["from", "fromString", "to", "toString"])
+    if (details?.properties[key]) details.properties[key].nullable = true;
+  return doc;
+}
 
 /** Points local `#/components/...` refs at the registered spec document. */
 function rewriteRefs(schema: object): object {

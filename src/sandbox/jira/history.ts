@@ -67,7 +67,7 @@ const TRACKED: readonly Tracked[] = [
   {
     field: "labels",
     fieldId: "labels",
-    read: (_, i) => plain(i.labels.length > 0 ? i.labels.join(" ") : null),
+    read: (_, i) => plain(i.labels.join(" ")), // "" for none, as Jira shows labels
   },
   { field: "duedate", fieldId: "duedate", read: (_, i) => ({ id: i.duedate, text: i.duedate }) },
   {
@@ -122,7 +122,10 @@ export function historyOf(site: Site, issueId: string): readonly IssueChange[] {
   return site.get("issueHistory", issueId)?.changes ?? [];
 }
 
-/** A change item; values that are absent are left out, as the published schema has no nulls for them. */
+/**
+ * A change item, every value present (null where there is none, as Jira writes them and the published
+ * example shows: a client reading `toString` must never find Object.prototype's).
+ */
 function item(
   field: string,
   fieldId: string,
@@ -133,9 +136,9 @@ function item(
     field,
     fieldtype: "jira",
     fieldId,
-    ...(from.id !== null ? { from: from.id } : {}),
-    ...(from.text !== null ? { fromString: from.text } : {}),
-    ...(to.id !== null ? { to: to.id } : {}),
-    ...(to.text !== null ? { toString: to.text } : {}),
+    from: from.id,
+    fromString: from.text,
+    to: to.id,
+    toString: to.text,
   };
 }

@@ -69,10 +69,11 @@ export interface ChangeItem {
   field: string;
   fieldtype: "jira";
   fieldId: string;
-  from?: string;
-  fromString?: string;
-  to?: string;
-  toString?: string;
+  /** Ids and shown texts; null where the field had (or has) none, as Jira writes them. */
+  from: string | null;
+  fromString: string | null;
+  to: string | null;
+  toString: string | null;
 }
 
 /** One entry of an issue's history (Jira's Changelog): who changed which fields, when. */
