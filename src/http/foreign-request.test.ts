@@ -60,13 +60,33 @@ describe("foreignRequest", () => {
     expect(judge("GET", { host: "localhost", origin: EVIL })).toBeNull();
   });
 
-  it("refuses what a browser marks cross-site, whatever the method, except the user following a link", () => {
+  it("refuses what a browser marks cross-site or same-site, except a page opened at the top level", () => {
     const crossSite = { host: "127.0.0.1:8000", "sec-fetch-site": "cross-site" };
+    const opened = { "sec-fetch-mode": "navigate", "sec-fetch-dest": "document" };
     expect(judge("GET", { ...crossSite, "sec-fetch-mode": "no-cors" })).toMatch(/Sec-Fetch-Site: cross-site/);
-    expect(judge("GET", { ...crossSite, "sec-fetch-mode": "navigate" })).toBeNull();
-    expect(judge("POST", { ...crossSite, "sec-fetch-mode": "navigate" })).not.toBeNull();
+    expect(judge("GET", { ...crossSite, ...opened })).toBeNull();
+    expect(judge("POST", { ...crossSite, ...opened })).not.toBeNull();
+    // A frame a page embeds is a navigation too, but no user asked for it.
+    expect(judge("GET", { ...crossSite, "sec-fetch-mode": "navigate", "sec-fetch-dest": "iframe" })).toMatch(
+      /cross-site/,
+    );
+    // Another port of this machine is another origin (SameSite ignores ports).
+    const sameSite = { host: "127.0.0.1:8000", "sec-fetch-site": "same-site" };
+    expect(judge("GET", { ...sameSite, "sec-fetch-mode": "no-cors" })).toMatch(/Sec-Fetch-Site: same-site/);
+    expect(judge("GET", { ...sameSite, ...opened })).toBeNull();
     expect(judge("GET", { ...crossSite, "sec-fetch-site": "same-origin" })).toBeNull();
     expect(judge("GET", { ...crossSite, "sec-fetch-site": "none" })).toBeNull();
+  });
+
+  it("answers the host of the server's own --base-url too, and writes from its pages", () => {
+    const publicUrl = "http://acme.atlassian.net:4010";
+    const host = "acme.atlassian.net:4010";
+    expect(foreignRequest("GET", (name) => ({ host })[name as "host"], publicUrl)).toBeNull();
+    expect(foreignRequest("GET", (name) => ({ host })[name as "host"])).toMatch(/not to/);
+    const write = { host, origin: "http://acme.atlassian.net:4010" };
+    expect(foreignRequest("POST", (name) => write[name as keyof typeof write], publicUrl)).toBeNull();
+    const evil = { host: "evil.example" };
+    expect(foreignRequest("GET", (name) => evil[name as "host"], publicUrl)).toMatch(/not to/);
   });
 });
 

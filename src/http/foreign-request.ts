@@ -9,16 +9,17 @@
  *   request carries the page's `Origin`), and even a GET can change state here (a GET under `/s/<id>`
  *   creates that isolated site), which a browser marks `Sec-Fetch-Site: cross-site`.
  *
- * So a request is foreign when its Host names something other than this machine; when a browser says it
- * comes from another site (`Sec-Fetch-Site: cross-site`) and it is not the user following a link
- * (`Sec-Fetch-Mode: navigate` with GET or HEAD); or when it would change state (any method but GET, HEAD
- * and OPTIONS) and carries an Origin that is not this server (loopback, same port). Clients that are not
- * browsers (the Python client, jira.js, curl, agent stacks) send a loopback Host and neither header. A
- * server with a token needs none of this: a page cannot know the token, and the view's cookie is
- * SameSite=Strict.
+ * So a request is foreign when its Host names something other than this machine (or the host of the
+ * server's own `--base-url`, which the user chose); when a browser says it comes from another origin
+ * (`Sec-Fetch-Site: cross-site`, or `same-site`: another port of this machine) and it is not a page being
+ * opened at the top level (`Sec-Fetch-Mode: navigate` and `Sec-Fetch-Dest: document`, with GET or HEAD; a
+ * frame a page embeds is a navigation too, but needs no user); or when it would change state (any method
+ * but GET, HEAD and OPTIONS) and carries an Origin that is not this server (loopback, same port). Clients
+ * that are not browsers (the Python client, jira.js, curl, agent stacks) send a loopback Host and neither
+ * header. A server with a token needs none of this (a page cannot know the token), but a browser that holds
+ * the view's cookie still sends it from another port of the same host: `crossOriginWrite` is that check.
  */
 import { isLoopback } from "./listen-guard.ts";
-import { pathOf } from "./url-parts.ts";
 
 const SAFE_METHODS = new Set(["GET", "HEAD", "OPTIONS"]);
 const NO_TOKEN = "this server has no token, so it";
@@ -27,34 +28,86 @@ const GIVE_A_TOKEN = "start it with a token to accept them";
 /** A request header by lower-case name (null or undefined when absent). */
 export type HeaderOf = (name: string) => string | null | undefined;
 
-/** Why a request to a token-less server is refused (a sentence), or null when it may pass. */
-export function foreignRequest(method: string, header: HeaderOf): string | null {
+/**
+ * Why a request to a token-less server is refused (a sentence), or null when it may pass. `publicUrl`: the
+ * server's `--base-url`, whose host names this server too.
+ */
+export function foreignRequest(method: string, header: HeaderOf, publicUrl?: string | null): string | null {
   const host = header("host") ?? null;
-  if (host !== null && !isThisHost(host))
+  const publicHost = publicHostOf(publicUrl);
+  if (host !== null && !isThisHost(host) && hostnameOf(host).toLowerCase() !== publicHost)
     return `${NO_TOKEN} answers only requests addressed to this machine (localhost, 127.0.0.1 or [::1]), not to ${JSON.stringify(host)}; start it with a token to serve other names`;
   const verb = method.toUpperCase();
-  const navigation = header("sec-fetch-mode") === "navigate" && (verb === "GET" || verb === "HEAD");
-  if (header("sec-fetch-site") === "cross-site" && !navigation)
-    return `${NO_TOKEN} refuses requests a web page from another site sends (Sec-Fetch-Site: cross-site); ${GIVE_A_TOKEN}`;
+  const site = header("sec-fetch-site");
+  if ((site === "cross-site" || site === "same-site") && !openedAtTopLevel(verb, header))
+    return `${NO_TOKEN} refuses requests a web page from another origin sends (Sec-Fetch-Site: ${site}); ${GIVE_A_TOKEN}`;
   const origin = header("origin") ?? null;
-  if (origin !== null && !SAFE_METHODS.has(verb) && !isOwnOrigin(origin, host))
+  if (origin !== null && !SAFE_METHODS.has(verb) && !isOwnOrigin(origin, host, publicHost))
     return `${NO_TOKEN} refuses changes sent by a web page from another site (Origin ${JSON.stringify(origin)}); ${GIVE_A_TOKEN}`;
   return null;
+}
+
+/**
+ * Why a browser's write to a server with a token is refused (a sentence), or null: a write a page on
+ * another origin sent (its Origin, or `Sec-Fetch-Site` other than same-origin). For requests a browser's
+ * cookie carries; the token itself cannot be sent by such a page.
+ */
+export function crossOriginWrite(method: string, header: HeaderOf): string | null {
+  if (SAFE_METHODS.has(method.toUpperCase())) return null;
+  const site = header("sec-fetch-site");
+  const origin = header("origin") ?? null;
+  const host = header("host") ?? null;
+  const foreignOrigin = origin !== null && (host === null || !sameHostAndPort(origin, host));
+  if ((site !== undefined && site !== null && site !== "same-origin" && site !== "none") || foreignOrigin)
+    return `this server refuses changes sent by a web page from another origin (${origin === null ? `Sec-Fetch-Site: ${site}` : `Origin ${JSON.stringify(origin)}`})`;
+  return null;
+}
+
+/** A page the browser opens itself (a link followed, a URL typed), not a frame or a sub-resource. */
+function openedAtTopLevel(verb: string, header: HeaderOf): boolean {
+  return (
+    (verb === "GET" || verb === "HEAD") &&
+    header("sec-fetch-mode") === "navigate" &&
+    header("sec-fetch-dest") === "document"
+  );
+}
+
+/** The lower-case host name of a server's `--base-url`, or null. */
+function publicHostOf(publicUrl: string | null | undefined): string | null {
+  if (!publicUrl) return null;
+  try {
+    return new URL(publicUrl).hostname.toLowerCase();
+  } catch {
+    return null;
+  }
+}
+
+/** Whether `origin` is the origin a request with this Host header was sent to (scheme aside). */
+function sameHostAndPort(origin: string, host: string): boolean {
+  try {
+    const url = new URL(origin);
+    return (
+      url.host.toLowerCase() === host.trim().toLowerCase() || `${url.host}:80` === host.trim().toLowerCase()
+    );
+  } catch {
+    return false;
+  }
 }
 
 type Fetch = (request: Request) => Response | Promise<Response>;
 
 /**
- * Wraps a token-less server's fetch handler: a foreign request is answered by `refuse` (with the path and
- * a message to show, in the surface's own shape, status 403) and reaches nothing behind it.
+ * Wraps a token-less server's fetch handler: a foreign request is answered by `refuse` (with the request
+ * and a message to show, in the surface's own shape, status 403) and reaches nothing behind it.
  */
 export function refuseForeignRequests(
   fetch: Fetch,
-  refuse: (path: string, message: string) => Response,
+  refuse: (request: Request, message: string) => Response,
+  publicUrl?: string | null,
 ): Fetch {
   return (request) => {
-    const why = foreignRequest(request.method, (name) => request.headers.get(name));
-    return why === null ? fetch(request) : refuse(pathOf(request.url), `Forbidden: ${why}.`);
+    const why = foreignRequest(request.method, (name) => request.headers.get(name), publicUrl);
+    return why === null ? fetch(request) : refuse(request, `Forbidden: ${why}.`);
   };
 }
 
@@ -91,18 +144,18 @@ function portOf(host: string): string {
 }
 
 /**
- * Whether a page at `origin` is this server's own: a loopback name on the port the request was sent to
- * (`localhost` and `127.0.0.1` name the same server). "null" (a sandboxed frame, a file:// page) and
+ * Whether a page at `origin` is this server's own: a loopback name (or the `--base-url` host) on the port
+ * the request was sent to (`localhost` and `127.0.0.1` name the same server). "null" (a sandboxed frame, a file:// page) and
  * anything unreadable are not.
  */
-function isOwnOrigin(origin: string, host: string | null): boolean {
+function isOwnOrigin(origin: string, host: string | null, publicHost: string | null): boolean {
   let url: URL;
   try {
     url = new URL(origin);
   } catch {
     return false;
   }
-  if (!isThisMachine(url.hostname)) return false;
+  if (!isThisMachine(url.hostname) && url.hostname.toLowerCase() !== publicHost) return false;
   if (host === null) return true; // HTTP/1.0 without Host: no port to compare, and no browser sends it
   const port = url.port || (url.protocol === "https:" ? "443" : "80");
   return port === portOf(host);

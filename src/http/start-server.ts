@@ -6,6 +6,7 @@
 import { randomBytes } from "node:crypto";
 import type { AddressInfo } from "node:net";
 import { serve } from "@hono/node-server";
+import { getPath } from "hono/utils/url";
 import { AGENT_EMAIL } from "../sandbox/fixtures/default-site.ts";
 import type { Credentials } from "./basic-auth.ts";
 import { createRestApp, type RestAppOptions } from "./create-rest-app.ts";
@@ -71,7 +72,9 @@ export async function startServer({
   // With --auth the app checks the credentials; without, a web page's requests are still refused.
   const fetch = credentials
     ? app.fetch
-    : refuseForeignRequests(app.fetch, (path, message) => vendorErrorResponse(path, 403, message));
+    : refuseForeignRequests(app.fetch, (request, message) =>
+        vendorErrorResponse(getPath(request), 403, message),
+      );
   const server = await listen(fetch, port, host);
   return { url: server.url, sites, credentials, close: server.close };
 }

@@ -17,6 +17,7 @@
  * A server without a token or credentials (loopback only) still refuses, 403 in the same shapes, what a
  * web page could have sent it: DNS rebinding and cross-site writes (src/http/foreign-request.ts).
  */
+import { getPath } from "hono/utils/url";
 import {
   type AuthDecision,
   type AuthPolicy,
@@ -36,10 +37,19 @@ type Fetch = (request: Request) => Response | Promise<Response>;
 /** Which surface a path belongs to (each refuses in its own shape). */
 export type Surface = "health" | "env" | "mcp" | "rest";
 
+/**
+ * The surface a raw request path (as sent) reaches: how `serve` dispatches (start-gym-server.ts), so a
+ * refusal comes in the shape of what the request would have reached.
+ */
 export function surfaceOf(path: string): Surface {
   if (path === "/health") return "health";
   if (path === "/mcp") return "mcp";
-  return /^\/v1(\/|$)/.test(path) ? "env" : "rest";
+  return /^\/(v1|health)(\/|$)/.test(path) ? "env" : "rest";
+}
+
+/** The path a refusal names: on REST the one the router reads (percent-decoded), which picks the dialect. */
+function refusedPath(request: Request, surface: Surface): string {
+  return surface === "rest" ? getPath(request) : pathOf(request.url);
 }
 
 /** Requests let through on a session's API token alone (an agent's), not on the server's credentials. */
@@ -53,10 +63,20 @@ export function agentRequest(request: Request): boolean {
 /** Most sessions whose accepted headers the gate keeps at once (started over when full). */
 const MAX_SCOPES = 1024;
 
-/** Wraps a fetch handler so that every request passes the auth decision first. */
-export function gateRequests(policy: AuthPolicy, fetch: Fetch): Fetch {
+/**
+ * Wraps a fetch handler so that every request passes the auth decision first (`publicUrl`: the server's
+ * `--base-url`, whose host a token-less server answers too).
+ */
+export function gateRequests(policy: AuthPolicy, fetch: Fetch, publicUrl?: string | null): Fetch {
   if (!isLocked(policy))
-    return refuseForeignRequests(fetch, (path, message) => forbidden(surfaceOf(path), path, message));
+    return refuseForeignRequests(
+      fetch,
+      (request, message) => {
+        const surface = surfaceOf(pathOf(request.url));
+        return forbidden(surface, refusedPath(request, surface), message);
+      },
+      publicUrl,
+    );
   const { token } = policy;
   const decide = rememberAccepted((header) => authorize(header, policy));
   const scopes = new Map<string, ReturnType<typeof rememberAccepted<AuthDecision>>>();
@@ -79,8 +99,8 @@ export function gateRequests(policy: AuthPolicy, fetch: Fetch): Fetch {
       if (decision.ok) AGENT_REQUESTS.add(request);
     }
     if (decision.ok) return fetch(request);
-    const path = pathOf(request.url);
-    return refusal(surfaceOf(path), path, decision.reason, decision.hint);
+    const surface = surfaceOf(pathOf(request.url));
+    return refusal(surface, refusedPath(request, surface), decision.reason, decision.hint);
   };
 }
 

@@ -10,7 +10,7 @@ import { refuseOpenListen } from "../http/listen-guard.ts";
 import { createSiteRegistry, type SiteRegistry } from "../http/site-registry.ts";
 import { createCredentials, listen } from "../http/start-server.ts";
 import { pathOf } from "../http/url-parts.ts";
-import { gateRequests } from "./auth-gate.ts";
+import { gateRequests, surfaceOf } from "./auth-gate.ts";
 import { createEnvApp } from "./create-env-app.ts";
 import { workerMcpSessionId, workerSessionId } from "./fleet/fleet-routes.ts";
 import { createJournal } from "./journal.ts";
@@ -118,13 +118,16 @@ export function createGymHandler(options: Omit<GymServerOptions, "port" | "host"
     ...(options.worker === undefined ? {} : { newId: () => workerMcpSessionId(options.worker!) }),
     reopen: restored?.restored.map((id) => sessions.get(id)),
   });
-  const dispatch = (request: Request) =>
-    isMcpPath(request.url)
+  // The gate refuses in the shape of the surface a request reaches: both read it with surfaceOf.
+  const dispatch = (request: Request) => {
+    const surface = surfaceOf(pathOf(request.url));
+    return surface === "mcp"
       ? mcp.fetch(request)
-      : isEnvPath(request.url)
-        ? envFetch(request)
-        : restFetch(request);
-  const fetch = gateRequests({ token: options.token, credentials }, dispatch);
+      : surface === "rest"
+        ? restFetch(request)
+        : envFetch(request);
+  };
+  const fetch = gateRequests({ token: options.token, credentials }, dispatch, options.baseUrl);
   const routes = [...env.routes, ...rest.routes, ...mcp.routes].map(({ method, path }) => ({ method, path }));
   return { sites, sessions, credentials, fetch, mcp, restored, routes, journal };
 }
@@ -153,14 +156,4 @@ export async function startGymServer(options: GymServerOptions): Promise<Running
 /** One pass of the reaper over everything that expires when idle. */
 export function reapIdle(handler: Pick<ReturnType<typeof createGymHandler>, "sessions" | "sites" | "mcp">) {
   return { sessions: handler.sessions.reap(), sites: handler.sites.reap(), mcp: handler.mcp.reap() };
-}
-
-/** `/mcp` (with any query) is the MCP endpoint. */
-function isMcpPath(url: string): boolean {
-  return pathOf(url) === "/mcp";
-}
-
-/** `/health` and `/v1/...` belong to the env server; everything else to the REST facade. */
-function isEnvPath(url: string): boolean {
-  return /^\/(v1|health)(\/|$)/.test(pathOf(url));
 }

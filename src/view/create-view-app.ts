@@ -8,7 +8,7 @@
 import { type Context, Hono } from "hono";
 import { getCookie, setCookie } from "hono/cookie";
 import { checkBearer, sameSecret } from "../http/bearer.ts";
-import { foreignRequest } from "../http/foreign-request.ts";
+import { crossOriginWrite, foreignRequest } from "../http/foreign-request.ts";
 import { esc } from "../report-kit/escape-html.ts";
 import { CLIENT_SCRIPT } from "./client-script.ts";
 import { comparePage } from "./compare-page.ts";
@@ -69,11 +69,17 @@ export function createViewApp(options: ViewAppOptions): { app: Hono; store: RunS
         setCookie(c, COOKIE, token, { httpOnly: true, sameSite: "Strict", path: "/" });
         const url = new URL(c.req.url);
         url.searchParams.delete("token");
-        return c.redirect(`${url.pathname}${url.search}`, 303);
+        // One leading slash: `//host/` would send the browser to another host.
+        return c.redirect(`/${url.pathname.replace(/^\/+/, "")}${url.search}`, 303);
       }
+      if (checkBearer(c.req.header("authorization"), token) === "ok") return next();
       const cookie = getCookie(c, COOKIE);
-      if (checkBearer(c.req.header("authorization"), token) === "ok" || (cookie && sameSecret(cookie, token)))
-        return next();
+      if (cookie && sameSecret(cookie, token)) {
+        // SameSite ignores ports: a page on another port of this host sends the cookie too.
+        const why = crossOriginWrite(c.req.method, (name) => c.req.header(name));
+        if (why === null) return next();
+        return c.html(page({ title: "Forbidden" }, problemBox([`Forbidden: ${why}.`])), 403);
+      }
       return c.html(
         page(
           { title: "Token required" },

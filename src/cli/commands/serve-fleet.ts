@@ -23,6 +23,7 @@ export async function serveFleet(options: ServeOptions): Promise<void> {
     token,
     credentials,
     journal: options.journal,
+    publicUrl: options.baseUrl ?? null,
     args: workerArgs(options),
     log: (line) => console.error(line),
   }).catch((error: NodeJS.ErrnoException) => {

@@ -47,6 +47,8 @@ export interface FleetOptions {
   credentials?: Credentials | null;
   /** Journal folder; each worker journals in `<journal>/w<k>`. Default a temporary folder, removed on close. */
   journal?: string;
+  /** The public base URL (`--base-url`): its host names this fleet too, for the token-less Host check. */
+  publicUrl?: string | null;
   /** Further `serve` arguments every worker gets (seed, TTLs, limits, base URL). */
   args?: string[];
   /** Environment every worker gets (the shared Basic-auth API token; the bearer token is `token`). */
@@ -124,7 +126,9 @@ export async function startFleet(options: FleetOptions): Promise<RunningFleet> {
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
     // Token-less (loopback only): what a web page could have sent is refused (src/http/foreign-request.ts).
     const foreign =
-      token || credentials ? null : foreignRequest(req.method ?? "GET", (name) => headerOf(req, name));
+      token || credentials
+        ? null
+        : foreignRequest(req.method ?? "GET", (name) => headerOf(req, name), options.publicUrl);
     if (foreign !== null)
       return reply(
         res,
