@@ -287,6 +287,12 @@ class EnvClient:
                     self._sleep(min(self.restart_backoff * 2**unreachable, self.max_backoff))
                     unreachable += 1
                     continue
+                if error.status == 503 and error.code == "journal_unavailable" and unreachable < self.restart_retries:
+                    # The journal could not be written, so the server undid the request: sent again as it
+                    # was (same seq and key), it applies once when the journal can be written.
+                    self._sleep(min(error.retry_after or self.restart_backoff * 2**unreachable, self.max_backoff))
+                    unreachable += 1
+                    continue
                 if error.status == 429 and retry_capacity and attempt < self.capacity_retries:
                     attempt += 1
                     self._sleep(min(error.retry_after or 1.0, 30.0))

@@ -199,6 +199,20 @@ def test_an_error_answer_that_does_not_say_whether_the_call_ran_keeps_the_number
     assert [fake.json_body(i)["seq"] for i in range(3)] == [1, 2, 3]
 
 
+def test_a_call_the_journal_could_not_record_is_sent_again_as_it_was(fake):
+    # 503 journal_unavailable: the server undid the call; the same seq and key go again after Retry-After.
+    fake.script(503, {"error": "The journal could not be written", "code": "journal_unavailable"}, {"retry-after": "1"})
+    fake.script(200, {"ok": True, "output": "applied once"})
+    slept: list[float] = []
+    client = EnvClient(fake.url, sleep=slept.append)
+    assert client.call_tool("ses-1", "jira_get_issue", {}).text == "applied once"
+    assert slept == [1.0]
+    first, second = fake.json_body(0), fake.json_body(1)
+    assert first["seq"] == second["seq"] == 1
+    keys = [fake.requests[i]["headers"].get("idempotency-key") for i in (0, 1)]
+    assert keys[0] is not None and keys[0] == keys[1]
+
+
 def test_a_call_applied_but_whose_answer_was_lost_is_not_the_answer_to_the_next(numbering):
     client = EnvClient(numbering.url, restart_retries=1, sleep=lambda _: None)
     assert _get(client, "ENG-1").ok

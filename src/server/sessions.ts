@@ -119,9 +119,12 @@ export interface SessionStore {
   find(id: string): Session | undefined;
   /** Marks a session used now; false if there is no such session. */
   touch(id: string): boolean;
-  /** Closes a session; false if there is no such session. */
+  /** Closes a session; false if there is no such session; JournalWriteError (nothing closed) if its journal cannot be removed. */
   delete(id: string): boolean;
-  /** Closes every session idle longer than the TTL with no call pending; returns the ids closed. */
+  /**
+   * Closes every session idle longer than the TTL with no call pending; returns the ids closed (one whose
+   * journal cannot be removed now stays, for the next pass).
+   */
   reap(): string[];
   /** Seconds until the longest-idle session becomes reapable (at least 1): the Retry-After of a 429. */
   retryAfterSeconds(): number;
@@ -152,12 +155,22 @@ export function createSessionStore(options: SessionStoreOptions = {}): SessionSt
 
   const openings = new KeptAnswers<SessionOpening>();
 
+  /**
+   * Closes a session: its journal file goes first, so a close that cannot be journaled changes nothing
+   * (JournalWriteError, 503) and the session is still there to close again, here and after a restart.
+   */
   function close(session: SessionState, reason: CloseReason): void {
+    if (session.journaled && options.journal) {
+      try {
+        options.journal.remove(session.id);
+      } catch (error) {
+        throw new JournalWriteError(session.id, error);
+      }
+    }
     session.closed = true;
     if (session.openKey !== null) openings.forget(session.openKey);
     sessions.delete(session.id);
     options.sites?.delete(session.id);
-    if (session.journaled) options.journal?.remove(session.id);
     for (const listener of listeners) listener(session, reason);
   }
 
@@ -268,8 +281,17 @@ export function createSessionStore(options: SessionStoreOptions = {}): SessionSt
         throw new Error(`Session id factory returned an unusable or duplicate id '${id}'`);
       const journaled = options.journal !== undefined && (opening !== undefined || restoreId !== undefined);
       const session = open(id, build(id), journaled);
-      if (journaled && restoreId === undefined)
-        options.journal!.append(id, { t: "open", v: JOURNAL_VERSION, ...opening! });
+      if (journaled && restoreId === undefined) {
+        try {
+          options.journal!.append(id, { t: "open", v: JOURNAL_VERSION, ...opening! });
+        } catch (error) {
+          // Not opened: no file may be left to rebuild a session nobody was given.
+          try {
+            options.journal!.remove(id);
+          } catch {}
+          throw new JournalWriteError(id, error);
+        }
+      }
       // The journal's checkpoints are Site.digest(): asked for before any write, its table sums are
       // computed on the tables the site still shares with its task's pristine site (once per task), and
       // each write then updates them; asked for first after a write, every written table is summed anew.
@@ -297,8 +319,17 @@ export function createSessionStore(options: SessionStoreOptions = {}): SessionSt
     reap() {
       const now = clock();
       const idle = [...sessions.values()].filter((s) => s.pending === 0 && now - s.lastUsed >= ttlMs);
-      for (const session of idle) close(session, "reaped");
-      return idle.map((s) => s.id);
+      const closed: string[] = [];
+      for (const session of idle) {
+        try {
+          close(session, "reaped");
+          closed.push(session.id);
+        } catch (error) {
+          // Its journal cannot be changed now: it stays open, and the next pass tries again.
+          if (!(error instanceof JournalWriteError)) throw error;
+        }
+      }
+      return closed;
     },
     retryAfterSeconds() {
       const now = clock();

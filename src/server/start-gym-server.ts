@@ -139,7 +139,16 @@ export async function startGymServer(options: GymServerOptions): Promise<Running
   const server = await listen(handler.fetch, options.port, host);
   const shortest = Math.min(handler.sessions.ttlMs, handler.sites.ttlMs, handler.mcp.ttlMs);
   const every = options.reapEveryMs ?? Math.min(60_000, Math.max(1000, shortest / 4));
-  const reaper = setInterval(() => reapIdle(handler), every);
+  const reaper = setInterval(() => {
+    try {
+      reapIdle(handler);
+    } catch (error) {
+      // A timer's exception would end the process, and every session with it: report, try next time.
+      console.error(
+        `atlas-gym serve: the reaper failed (${(error as Error).message}); it runs again in ${every} ms`,
+      );
+    }
+  }, every);
   reaper.unref();
   return {
     ...handler,

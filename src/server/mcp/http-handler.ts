@@ -24,6 +24,7 @@ import { parseJson } from "../../sandbox/parse-json.ts";
 import type { Site } from "../../sandbox/site.ts";
 import { isToolSetName, TOOL_SET_NAMES } from "../../tools/aliases/tool-sets.ts";
 import { agentRequest, refusal } from "../auth-gate.ts";
+import { JournalWriteError } from "../errors.ts";
 import type { McpInitParams, McpOpenRecord } from "../journal.ts";
 import { callTool, finishSession } from "../session-calls.ts";
 import type { Session, SessionStore } from "../sessions.ts";
@@ -83,14 +84,15 @@ function remember(
   agent: boolean,
 ): void {
   const record: McpOpenRecord = { t: "mcp", id, set, init, ...(agent ? { agent: true as const } : {}) };
+  session.log(record); // first: an opening the journal lacks did not happen
   session.mcp.set(id, record);
-  session.log(record);
 }
 
 /** Forgets (and journals the close of) an MCP session bound to an env session. */
 function forget(session: Session | undefined, id: string): void {
-  if (!session?.mcp.delete(id)) return;
-  session.log({ t: "mcp-close", id });
+  if (!session?.mcp.has(id)) return;
+  session.log({ t: "mcp-close", id }); // first: a close the journal lacks did not happen
+  session.mcp.delete(id);
 }
 
 export function createMcpHttpHandler(options: McpHttpOptions): McpHttpHandler {
@@ -112,11 +114,19 @@ export function createMcpHttpHandler(options: McpHttpOptions): McpHttpHandler {
   const reap = () => {
     const now = clock();
     const idle = [...entries].filter(([, e]) => now - e.lastUsed >= ttlMs).map(([id]) => id);
+    let closed = 0;
     for (const id of idle) {
-      forget(entries.get(id)?.session, id);
+      try {
+        forget(entries.get(id)?.session, id);
+      } catch (error) {
+        // Its env session's journal cannot record the close now: it stays, for the next pass.
+        if (error instanceof JournalWriteError) continue;
+        throw error;
+      }
       void closeEntry(id);
+      closed++;
     }
-    return idle.length;
+    return closed;
   };
 
   function bind(url: URL): { binding: McpBinding; session?: Session } {
@@ -150,20 +160,13 @@ export function createMcpHttpHandler(options: McpHttpOptions): McpHttpHandler {
    * A transport for a new MCP session (`fixedId`: reopening a journaled one under its id; `agent`: opened
    * on the session's token).
    */
-  async function connect(
-    bound: { binding: McpBinding; session?: Session },
-    init: unknown,
-    agent: boolean,
-    fixedId?: string,
-  ) {
+  async function connect(bound: { binding: McpBinding; session?: Session }, id: string, agent: boolean) {
     const { binding, session } = bound;
     const transport: WebStandardStreamableHTTPServerTransport = new WebStandardStreamableHTTPServerTransport({
-      sessionIdGenerator: fixedId === undefined ? (options.newId ?? randomUUID) : () => fixedId,
+      sessionIdGenerator: () => id,
       enableJsonResponse: true,
-      onsessioninitialized: (id) => {
-        entries.set(id, { transport, lastUsed: clock(), session });
-        if (session && fixedId === undefined)
-          remember(session, id, binding.toolSet, init as McpInitParams, agent);
+      onsessioninitialized: (opened) => {
+        entries.set(opened, { transport, lastUsed: clock(), session });
       },
       onsessionclosed: (id) => {
         forget(session, id);
@@ -178,7 +181,7 @@ export function createMcpHttpHandler(options: McpHttpOptions): McpHttpHandler {
   /** Reopens a journaled MCP session: its initialize and initialized messages, answered to no one. */
   async function reopenOne(session: Session, saved: McpOpenRecord): Promise<void> {
     const url = new URL(`http://reopen.local/mcp?tools=${saved.set}&session=${session.id}`);
-    const transport = await connect(bind(url), saved.init, saved.agent === true, saved.id);
+    const transport = await connect(bind(url), saved.id, saved.agent === true);
     const post = (body: unknown, headers: Record<string, string>) =>
       transport.handleRequest(
         new Request(url, {
@@ -231,8 +234,29 @@ export function createMcpHttpHandler(options: McpHttpOptions): McpHttpHandler {
         -32000,
         `Too many MCP sessions on env session ${bound.session.id} (at most ${MAX_PER_SESSION}); close idle ones.`,
       );
-    const transport = await connect(bound, (body as { params: unknown }).params, agent);
-    return transport.handleRequest(request, { parsedBody: body, ...(agent ? { authInfo: AGENT_AUTH } : {}) });
+    const id = (options.newId ?? randomUUID)();
+    const { session } = bound;
+    // Journaled before it exists: an MCP session the journal could not record is not opened (503).
+    if (session) {
+      const init = (body as { params: McpInitParams }).params;
+      try {
+        remember(session, id, bound.binding.toolSet, init, agent);
+      } catch (error) {
+        if (error instanceof JournalWriteError) return journalUnavailable(error);
+        throw error;
+      }
+    }
+    const transport = await connect(bound, id, agent);
+    const answer = await transport.handleRequest(request, {
+      parsedBody: body,
+      ...(agent ? { authInfo: AGENT_AUTH } : {}),
+    });
+    // An initialize the SDK refused opened nothing: take its record back (best effort).
+    if (session && transport.sessionId === undefined)
+      try {
+        forget(session, id);
+      } catch {}
+    return answer;
   }
 
   return {
@@ -256,6 +280,15 @@ export function createMcpHttpHandler(options: McpHttpOptions): McpHttpHandler {
       const scope = new URL(request.url).searchParams.get("session");
       if (!entry || (scope && entry.session?.id !== scope))
         return rpcError(404, -32001, "Session not found: it was closed or reaped; initialize again.");
+      if (request.method === "DELETE" && entry.session) {
+        // The close is journaled first: one the journal cannot record closes nothing (503).
+        try {
+          forget(entry.session, id);
+        } catch (error) {
+          if (error instanceof JournalWriteError) return journalUnavailable(error);
+          throw error;
+        }
+      }
       entry.lastUsed = clock();
       // Any request on an MCP session bound to an env session (a tools/list too) keeps that one alive.
       if (entry.session) options.sessions?.touch(entry.session.id);
@@ -288,6 +321,11 @@ async function readRpcBody(request: Request): Promise<unknown> {
   } catch {
     return rpcError(400, -32700, "Parse error: the body is not JSON.");
   }
+}
+
+/** The answer when an env session's journal cannot record an MCP session's opening or close. */
+function journalUnavailable(error: JournalWriteError): Response {
+  return rpcError(503, -32000, error.message, { "retry-after": "1" });
 }
 
 /** A request the endpoint refuses before any MCP session exists. */
