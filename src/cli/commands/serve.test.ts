@@ -1,8 +1,11 @@
 import { execFileSync, spawnSync } from "node:child_process";
+import { mkdtempSync, writeFileSync } from "node:fs";
 import { createServer } from "node:net";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
-import { parseBaseUrl, parseDuration } from "./serve.ts";
+import { listenError, parseBaseUrl, parseDuration } from "./serve.ts";
 
 const BIN = fileURLToPath(new URL("../../../bin/atlas-gym", import.meta.url));
 
@@ -65,5 +68,29 @@ describe("serve options", () => {
     } finally {
       busy.close();
     }
+  });
+
+  it("says a journal folder it cannot use is the folder's problem, not the port's", () => {
+    const file = join(mkdtempSync(join(tmpdir(), "atlas-serve-")), "not-a-folder");
+    writeFileSync(file, "");
+    const run = spawnSync(BIN, ["serve", "--port", "0", "--journal", join(file, "journal")], {
+      encoding: "utf8",
+    });
+    expect(run.status).toBe(1);
+    expect(run.stderr).toMatch(
+      /^error: cannot use .*not-a-folder.*\(ENOTDIR on mkdir\); check the --journal folder/,
+    );
+    const denied = Object.assign(new Error("EACCES"), {
+      code: "EACCES",
+      syscall: "open",
+      path: "/j/x.jsonl",
+    });
+    expect(listenError(denied, { host: "127.0.0.1", port: 1 }, Error).message).toMatch(
+      /cannot use \/j\/x.jsonl/,
+    );
+    const port = Object.assign(new Error("EACCES"), { code: "EACCES", syscall: "listen" });
+    expect(listenError(port, { host: "127.0.0.1", port: 1 }, Error).message).toMatch(
+      /cannot listen on 127.0.0.1:1/,
+    );
   });
 });

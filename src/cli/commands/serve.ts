@@ -62,6 +62,11 @@ export function listenError(
     return new UsageError(
       `port ${options.port} is already in use on ${options.host}; choose another with --port`,
     );
+  // EACCES from the file system (a journal folder it may not write) is no port problem.
+  if (error.syscall !== undefined && error.syscall !== "listen" && error.path !== undefined)
+    return new UsageError(
+      `cannot use ${error.path} (${error.code} on ${error.syscall}); check the --journal folder and its permissions`,
+    );
   if (error.code === "EACCES" || error.code === "EADDRNOTAVAIL")
     return new UsageError(
       `cannot listen on ${options.host}:${options.port} (${error.code}); choose another --port or --host`,

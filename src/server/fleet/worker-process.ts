@@ -86,26 +86,39 @@ export async function startWorkerProcess(options: WorkerProcessOptions): Promise
   let upWaiters: { resolve: () => void; reject: (e: Error) => void }[] = [];
   let restartWaiters: (() => void)[] = [];
 
+  const giveUp = (error: Error) => {
+    gaveUp = error;
+    log(`${error.message}, not restarting`);
+    for (const w of upWaiters.splice(0)) w.reject(error);
+  };
+  /**
+   * Starts it again, as often as the restarts allow: a start that fails (the new process killed or
+   * crashing before it serves) counts as a restart and is tried again, so a worker is never left down
+   * while restarts remain.
+   */
+  const restart = async (how: string): Promise<ChildProcess | null> => {
+    let why = `exited (${how})`;
+    while (restarts < maxRestarts) {
+      restarts++;
+      log(`${name} ${why}; restarting it with its journal (restart ${restarts} of ${maxRestarts})`);
+      try {
+        return await launch();
+      } catch (error) {
+        why = `did not start (${(error as Error).message})`;
+        if (closing) return null;
+        await new Promise((resolve) => setTimeout(resolve, Math.min(100 * restarts, 1000)));
+      }
+    }
+    giveUp(new Error(`${name} ${why}; ${maxRestarts} restarts spent`));
+    return null;
+  };
   const supervise = (running: ChildProcess) =>
     running.once("exit", async (code, signal) => {
       up = false;
       if (closing) return;
-      const how = signal ?? `code ${code}`;
-      if (restarts >= maxRestarts) {
-        gaveUp = new Error(`${name} exited (${how}); ${maxRestarts} restarts spent`);
-        log(`${gaveUp.message}, not restarting`);
-        for (const w of upWaiters.splice(0)) w.reject(gaveUp);
-        return;
-      }
-      restarts++;
-      log(`${name} exited (${how}); restarting it with its journal`);
-      try {
-        child = await launch();
-      } catch (error) {
-        gaveUp = error as Error;
-        for (const w of upWaiters.splice(0)) w.reject(gaveUp);
-        return;
-      }
+      const next = await restart(signal ?? `code ${code}`);
+      if (next === null) return;
+      child = next;
       if (closing) {
         // Closed while this one started (e.g. Ctrl-C reached the worker and the supervisor together).
         child.kill("SIGTERM");

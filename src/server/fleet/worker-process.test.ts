@@ -1,0 +1,40 @@
+/**
+ * A supervised worker killed again while it is being restarted (before its new process serves) is
+ * restarted once more, each failed start counted and logged, rather than left down for good.
+ */
+import { mkdtempSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { freePort, startWorkerProcess } from "./worker-process.ts";
+
+describe("a supervised worker", () => {
+  it("is started again when its restart dies before serving", async () => {
+    const lines: string[] = [];
+    const pids: number[] = [];
+    const worker = await startWorkerProcess({
+      port: await freePort(),
+      journal: mkdtempSync(join(tmpdir(), "atlas-worker-")),
+      output: "ignore",
+      log: (line) => lines.push(line),
+      // The first restart's process is killed as soon as it exists.
+      onSpawn: (pid) => {
+        pids.push(pid);
+        if (pids.length === 2) process.kill(pid, "SIGKILL");
+      },
+    });
+    try {
+      const back = worker.nextRestart();
+      process.kill(worker.pid, "SIGKILL");
+      await back;
+      expect(worker.up).toBe(true);
+      expect(worker.restarts).toBe(2);
+      expect(pids).toHaveLength(3);
+      expect(worker.pid).toBe(pids[2]);
+      expect(lines[1]).toMatch(/did not start [^]*restarting it with its journal \(restart 2 of 10\)/);
+      expect((await fetch(`${worker.url}/health`)).status).toBe(200);
+    } finally {
+      await worker.close();
+    }
+  });
+});
