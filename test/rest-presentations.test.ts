@@ -40,6 +40,13 @@ describe("Jira REST v2", () => {
     expect(edited.status).toBe(204);
     const after = await call("GET", `/rest/api/2/issue/${created.body.key}?fields=description`);
     expect(after.body.fields.description).toBe("_new_ text");
+    // v2 rich text is a string everywhere, a comment added through `update` too.
+    const adf = { type: "doc", version: 1, content: [] };
+    const refused = await call("PUT", `/rest/api/2/issue/${created.body.key}`, {
+      update: { comment: [{ add: { body: adf } }] },
+    });
+    expect(refused.status).toBe(400);
+    expect(refused.body.errors).toEqual({ comment: "Operation value must be a string" });
   });
 
   it("adds and lists comments as wiki markup; users' self links resolve", async () => {

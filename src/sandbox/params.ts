@@ -33,6 +33,11 @@ const toList = (v: unknown) => {
 /** An integer query parameter; chain `.min()` / `.max()` for bounds. */
 export const qInt = () => z.coerce.number<unknown>().int();
 
+const INT32 = "must be a 32-bit integer (at most 2147483647)";
+
+/** An int32 query parameter (offsets and page sizes, as the published documents type them). */
+export const qInt32 = () => qInt().min(-2147483648, INT32).max(2147483647, INT32);
+
 /** A boolean query parameter, read leniently as Jira reads it (see toBoolean); never a 400. */
 export const qBool = () => z.preprocess(toBoolean, z.boolean());
 

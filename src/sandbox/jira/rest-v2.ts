@@ -98,6 +98,8 @@ function rejectNonStringRichText(body: Record<string, unknown>): void {
       const ops = body.update[name];
       if (Array.isArray(ops)) for (const op of ops) if (isRecord(op)) check(name, op.set);
     }
+  if (isRecord(body.update) && Array.isArray(body.update.comment))
+    for (const op of body.update.comment) if (isRecord(op) && isRecord(op.add)) check("comment", op.add.body);
   if (Object.keys(errors).length > 0) throw jiraError(400, [], errors);
 }
 

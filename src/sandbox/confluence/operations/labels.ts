@@ -6,7 +6,7 @@
 import { z } from "zod";
 import { confluenceV1Error } from "../../api-error.ts";
 import { defineOperation, type Operation } from "../../define-operation.ts";
-import { lookupId, numericId, qInt } from "../../params.ts";
+import { lookupId, numericId, qInt32 } from "../../params.ts";
 import type { Site } from "../../site.ts";
 import { checkLabelName, checkLabelPrefix, parseLabelRef } from "../label-rules.ts";
 import { requireContent, requirePage } from "../lookup.ts";
@@ -90,8 +90,8 @@ export const getLabelsForContent = defineOperation({
   params: z.object({
     id: contentId(),
     prefix: z.enum(["global", "my", "team"]).optional().describe("Only labels with this prefix."),
-    start: qInt().pipe(z.number().min(0)).optional().describe("Index of the first label to return."),
-    limit: qInt()
+    start: qInt32().pipe(z.number().min(0)).optional().describe("Index of the first label to return."),
+    limit: qInt32()
       .pipe(z.number().min(0))
       .transform((limit) => Math.min(limit, V1_LABEL_CAP))
       .optional()

@@ -7,6 +7,7 @@ type Answer = {
   results: { user: { accountId: string; displayName: string } }[];
   totalSize: number;
   size: number;
+  _links: { next?: string };
 };
 const search = (params: Record<string, unknown>) => call(site, "searchUser", params);
 
@@ -25,6 +26,20 @@ describe("searchUser", () => {
     expect(page.size).toBe(3);
     expect(page.totalSize).toBe(everyone.totalSize);
     expect(page.results).toEqual(everyone.results.slice(2, 5));
+  });
+
+  it("links the next page while there is one, and following the links walks every user once", () => {
+    const everyone = search({ cql: "type=user" }).body as Answer;
+    const walked: Answer["results"] = [];
+    let params: Record<string, unknown> | null = { cql: "type=user", limit: 2 };
+    while (params) {
+      const page = search(params).body as Answer;
+      walked.push(...page.results);
+      const next = page._links.next;
+      params = next ? Object.fromEntries(new URL(next, "http://x").searchParams) : null;
+    }
+    expect(walked).toEqual(everyone.results);
+    expect(everyone._links.next).toBeUndefined();
   });
 
   it("answers other CQL with v1's 400", () => {

@@ -9,7 +9,7 @@ import { confluenceTime, SITE_EPOCH_MS } from "../../clock.ts";
 import { defineOperation, type Operation } from "../../define-operation.ts";
 import type { JiraUser } from "../../jira/model.ts";
 import { byDisplayName, userMatchesQuery } from "../../jira/user-query.ts";
-import { qInt } from "../../params.ts";
+import { qInt32 } from "../../params.ts";
 import { wikiBase } from "../present.ts";
 import { presentV1User } from "../v1/present-content.ts";
 
@@ -39,8 +39,8 @@ export const searchUser = defineOperation({
   status: 200,
   params: z.object({
     cql: z.string().describe('The user query: user.fullname~"text", user.accountid="id" or type=user.'),
-    start: qInt().pipe(z.number().min(0)).optional().describe("Index of the first result."),
-    limit: qInt().pipe(z.number().min(0)).optional().describe("Maximum results (default 25)."),
+    start: qInt32().pipe(z.number().min(0)).optional().describe("Index of the first result."),
+    limit: qInt32().pipe(z.number().min(0)).optional().describe("Maximum results (default 25)."),
     expand: z.union([z.string(), z.array(z.string())]).optional(),
     sitePermissionTypeFilter: z.enum(["all", "externalCollaborator", "none"]).optional(),
   }),
@@ -72,6 +72,12 @@ export const searchUser = defineOperation({
         base: wikiBase(ctx.baseUrl),
         context: "/wiki",
         self: `${wikiBase(ctx.baseUrl)}/rest/api/search/user?cql=${encodeURIComponent(params.cql)}`,
+        // As the other v1 lists: the next page, relative to the base, while there is one.
+        ...(start + results.length < found.length && limit > 0
+          ? {
+              next: `/rest/api/search/user?cql=${encodeURIComponent(params.cql)}&limit=${limit}&start=${start + limit}`,
+            }
+          : {}),
       },
     };
   },

@@ -8,7 +8,7 @@ import { z } from "zod";
 import { confluenceV1Error } from "../../api-error.ts";
 import { confluenceTime } from "../../clock.ts";
 import { defineOperation, type Operation } from "../../define-operation.ts";
-import { qBool, qInt } from "../../params.ts";
+import { qBool, qInt, qInt32 } from "../../params.ts";
 import type { Site } from "../../site.ts";
 import { type CqlEntity, entityTitle, pageText, runCql, searchableEntities } from "../cql/match.ts";
 import { CqlError, type CqlQuery, parseCql } from "../cql/parse.ts";
@@ -38,8 +38,8 @@ export const searchByCQL = defineOperation({
     cursor: z.string().optional().describe("The cursor from a previous answer's _links.next."),
     next: qBool().optional(),
     prev: qBool().optional(),
-    limit: qInt().pipe(z.number().min(0)).optional().describe("Maximum results (default 25, at most 100)."),
-    start: qInt().pipe(z.number().min(0)).optional().describe("Index of the first result."),
+    limit: qInt32().pipe(z.number().min(0)).optional().describe("Maximum results (default 25, at most 100)."),
+    start: qInt32().pipe(z.number().min(0)).optional().describe("Index of the first result."),
     includeArchivedSpaces: qBool().optional(),
     excludeCurrentSpaces: qBool().optional(),
     excerpt: z

@@ -4,7 +4,7 @@
  * `expand`. atlassian-python-api's `update_or_create` and `get_page_by_title` paths call it.
  */
 import { z } from "zod";
-import { qInt } from "../../params.ts";
+import { qInt32 } from "../../params.ts";
 import type { Presentation } from "../../presentation.ts";
 import { searchByCQL } from "../operations/search.ts";
 import { expansions, presentContent, v1List } from "./present-content.ts";
@@ -14,8 +14,8 @@ const params = z.looseObject({
   cql: z.string().optional(),
   cqlcontext: z.string().optional(),
   cursor: z.string().optional(),
-  start: qInt().pipe(z.number().min(0)).optional(),
-  limit: qInt().pipe(z.number().min(0)).optional(),
+  start: qInt32().pipe(z.number().min(0)).optional(),
+  limit: qInt32().pipe(z.number().min(0)).optional(),
   expand: z.union([z.string(), z.array(z.string())]).optional(),
 });
 

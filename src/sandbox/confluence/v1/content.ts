@@ -7,7 +7,7 @@
 import { z } from "zod";
 import { confluenceV1Error } from "../../api-error.ts";
 import type { OperationResult } from "../../execute.ts";
-import { lookupId, qInt } from "../../params.ts";
+import { lookupId, qInt, qInt32 } from "../../params.ts";
 import type { Presentation } from "../../presentation.ts";
 import type { Site } from "../../site.ts";
 import { getChildPages } from "../operations/page-tree.ts";
@@ -25,7 +25,7 @@ import {
 } from "./v1-request.ts";
 
 const paging = {
-  start: qInt().pipe(z.number().min(0)).optional(),
+  start: qInt32().pipe(z.number().min(0)).optional(),
   limit: v1Limit().optional(),
   expand: z.union([z.string(), z.array(z.string())]).optional(),
 };

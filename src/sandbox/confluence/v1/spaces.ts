@@ -4,7 +4,7 @@
  */
 import { z } from "zod";
 import { confluenceV1Error } from "../../api-error.ts";
-import { qInt, qList } from "../../params.ts";
+import { qInt32, qList } from "../../params.ts";
 import type { Presentation } from "../../presentation.ts";
 import { getSpaces as getSpacesV2 } from "../operations/spaces.ts";
 import { expansions, presentV1Space, v1List } from "./present-content.ts";
@@ -14,7 +14,7 @@ const listParams = z.looseObject({
   spaceKey: qList(z.string()).optional(),
   type: z.enum(["global", "personal"]).optional(),
   status: z.enum(["current", "archived"]).optional(),
-  start: qInt().pipe(z.number().min(0)).optional(),
+  start: qInt32().pipe(z.number().min(0)).optional(),
   limit: v1Limit().optional(),
   expand: z.union([z.string(), z.array(z.string())]).optional(),
 });

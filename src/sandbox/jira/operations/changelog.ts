@@ -7,7 +7,7 @@
  */
 import { z } from "zod";
 import { defineOperation, type Operation } from "../../define-operation.ts";
-import { qInt } from "../../params.ts";
+import { qInt32 } from "../../params.ts";
 import { historyOf } from "../history.ts";
 import { decodePageToken, encodePageToken } from "../jql/page-token.ts";
 import type { IssueChange } from "../model.ts";
@@ -16,7 +16,7 @@ import { findIssue } from "../store.ts";
 import { requireIssue } from "./issues.ts";
 
 const nonNegative = (what: string) =>
-  qInt()
+  qInt32()
     .refine((n) => n >= 0, `${what} must not be negative`)
     .optional();
 

@@ -6,7 +6,7 @@
 import { z } from "zod";
 import { jiraError } from "../../api-error.ts";
 import { defineOperation, type Operation } from "../../define-operation.ts";
-import { lookupId, qBool, qInt } from "../../params.ts";
+import { lookupId, qBool, qInt32 } from "../../params.ts";
 import type { Site } from "../../site.ts";
 import { insertComment, renderCommentBody, requireCommentBody } from "../comment-body.ts";
 import type { Comment } from "../model.ts";
@@ -70,11 +70,11 @@ export const getComments = defineOperation({
   status: 200,
   params: z.object({
     issueIdOrKey,
-    startAt: qInt()
+    startAt: qInt32()
       .refine((n) => n >= 0, "must not be negative")
       .optional()
       .describe("Index of the first comment to return (default 0)."),
-    maxResults: qInt()
+    maxResults: qInt32()
       .refine((n) => n >= 0, "must not be negative")
       .optional()
       .describe("Comments per page (default 100)."),

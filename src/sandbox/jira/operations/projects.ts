@@ -2,7 +2,7 @@
 import { z } from "zod";
 import { jiraError } from "../../api-error.ts";
 import { defineOperation, type Operation } from "../../define-operation.ts";
-import { qInt, qList } from "../../params.ts";
+import { qInt, qInt32, qList } from "../../params.ts";
 import type { Site } from "../../site.ts";
 import type { Project } from "../model.ts";
 import { presentProject, presentProjectSummary } from "../present-project.ts";
@@ -61,11 +61,11 @@ export const searchProjects = defineOperation({
   effect: "read",
   status: 200,
   params: z.object({
-    startAt: qInt()
+    startAt: qInt32()
       .refine((n) => n >= 0, "must not be negative")
       .optional()
       .describe("Index of the first project to return (default 0)."),
-    maxResults: qInt()
+    maxResults: qInt32()
       .refine((n) => n >= 1, "must be at least 1")
       .optional()
       .describe("Projects per page (default 50; values above 100 are treated as 100)."),

@@ -12,7 +12,7 @@
 import { z } from "zod";
 import { jiraError } from "../../api-error.ts";
 import { defineOperation, type OperationContext } from "../../define-operation.ts";
-import { qBool, qInt, qList } from "../../params.ts";
+import { qBool, qInt, qInt32, qList } from "../../params.ts";
 import type { Site } from "../../site.ts";
 import { FIELD_NAMES } from "../fields.ts";
 import { decodePageToken, encodePageToken } from "../jql/page-token.ts";
@@ -114,7 +114,7 @@ export const searchAndReconsileIssuesUsingJql = defineOperation({
   params: z.object({
     jql: z.string().optional().describe(describe.jql),
     nextPageToken: z.string().optional().describe(describe.nextPageToken),
-    maxResults: qInt().optional().describe(describe.maxResults),
+    maxResults: qInt32().optional().describe(describe.maxResults),
     fields: qList(z.string()).optional().describe(describe.fields),
     expand: expandParam.optional().describe(describe.expand),
     properties: qList(z.string()).optional().describe(describe.properties),
@@ -137,7 +137,7 @@ export const searchAndReconsileIssuesUsingJqlPost = defineOperation({
   body: z.strictObject({
     jql: z.string().nullish().describe(describe.jql),
     nextPageToken: z.string().nullish().describe(describe.nextPageToken),
-    maxResults: qInt().optional().describe(describe.maxResults),
+    maxResults: qInt32().optional().describe(describe.maxResults),
     fields: z.array(z.string()).optional().describe(describe.fields),
     expand: z.string().optional().describe(describe.expand),
     properties: z.array(z.string()).optional().describe(describe.properties),

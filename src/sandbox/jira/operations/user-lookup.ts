@@ -6,7 +6,7 @@
 import { z } from "zod";
 import { jiraError } from "../../api-error.ts";
 import { defineOperation, type Operation } from "../../define-operation.ts";
-import { qInt, qList } from "../../params.ts";
+import { qInt32, qList } from "../../params.ts";
 import { presentUser } from "../present.ts";
 import { findIssue, findUser } from "../store.ts";
 import { byDisplayName, userMatchesQuery } from "../user-query.ts";
@@ -92,8 +92,8 @@ export const findUsersWithAllPermissions = defineOperation({
     username: z.string().optional(),
     issueKey: z.string().optional().describe("The issue to check the permissions on."),
     projectKey: z.string().optional().describe("The project to check the permissions in."),
-    startAt: qInt().min(0).optional().describe("Index of the first user (default 0)."),
-    maxResults: qInt().min(0).optional().describe("Users per page (default 50)."),
+    startAt: qInt32().min(0).optional().describe("Index of the first user (default 0)."),
+    maxResults: qInt32().min(0).optional().describe("Users per page (default 50)."),
   }),
   handler: (site, { params }, ctx) => {
     const unknown = params.permissions.filter((key) => !PERMISSION_KEYS.has(key));

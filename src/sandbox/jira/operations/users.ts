@@ -2,7 +2,7 @@
 import { z } from "zod";
 import { jiraError } from "../../api-error.ts";
 import { defineOperation, type Operation } from "../../define-operation.ts";
-import { qBool, qInt, qList } from "../../params.ts";
+import { qBool, qInt, qInt32, qList } from "../../params.ts";
 import type { JiraUser } from "../model.ts";
 import { presentUser } from "../present.ts";
 import { findIssue, findUser } from "../store.ts";
@@ -15,11 +15,11 @@ export const FIND_USERS_BOTH = "The 'query' and 'accountId' parameters cannot be
 export const ASSIGNABLE_NO_SCOPE = "One of 'issueKey', 'issueId' or 'project' must be provided.";
 
 const paging = {
-  startAt: qInt()
+  startAt: qInt32()
     .refine((n) => n >= 0, "must not be negative")
     .optional()
     .describe("Index of the first user to return (default 0)."),
-  maxResults: qInt()
+  maxResults: qInt32()
     .refine((n) => n >= 0, "must not be negative")
     .optional()
     .describe("Users per page (default 50)."),
