@@ -19,6 +19,23 @@ describe("readBodyText", () => {
     expect(await readBodyText(new Request("http://h/x"), 6)).toBe("");
   });
 
+  it("decodes the charset the Content-Type declares, UTF-8 otherwise", async () => {
+    const latin1 = Uint8Array.from([0x63, 0x61, 0x66, 0xe9]); // "café" in ISO-8859-1
+    const sent = (type: string, bytes: Uint8Array) =>
+      new Request("http://h/x", {
+        method: "POST",
+        body: bytes,
+        headers: { "content-type": type, "content-length": String(bytes.byteLength) },
+      });
+    expect(await readBodyText(sent("application/json; charset=ISO-8859-1", latin1))).toBe("café");
+    const utf16 = new Uint8Array(Buffer.from("café", "utf16le"));
+    expect(await readBodyText(sent('application/json;charset="utf-16le"', utf16))).toBe("café");
+    const utf8 = new TextEncoder().encode("café");
+    expect(await readBodyText(sent("application/json", utf8))).toBe("café");
+    expect(await readBodyText(sent("application/json; charset=no-such-charset", utf8))).toBe("café");
+    expect(await readBodyText(sent("application/json; charset=latin1", latin1), 3)).toBeNull();
+  });
+
   it("refuses a declared length over the limit without reading", async () => {
     const request = new Request("http://h/x", {
       method: "POST",
