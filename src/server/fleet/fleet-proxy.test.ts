@@ -1,6 +1,8 @@
 /** The fleet router's own errors (pure: no processes): each in the shape of the surface the client called. */
+
+import type { IncomingMessage } from "node:http";
 import { describe, expect, it } from "vitest";
-import { routerError } from "./fleet-proxy.ts";
+import { forwardedHeaders, routerError } from "./fleet-proxy.ts";
 
 const body = (path: string, request: unknown = null, status = 503) =>
   JSON.parse(
@@ -39,6 +41,25 @@ describe("fleet router errors", () => {
     expect(body("/mcp", { jsonrpc: "2.0", id: "a", method: "ping" })).toEqual(rpc("a"));
     expect(body("/mcp", [{ jsonrpc: "2.0", id: 1, method: "ping" }])).toEqual(rpc(null));
     expect(body("/mcp")).toEqual(rpc(null));
+    // A refusal carries -32001, as a single server's gate answers one.
+    expect(body("/mcp", null, 403)).toEqual({
+      jsonrpc: "2.0",
+      error: { code: -32001, message: "down" },
+      id: null,
+    });
+  });
+
+  it("forwards every Authorization value a request carried (node keeps only the first)", () => {
+    const twice = {
+      headers: { authorization: "Bearer right", host: "h" },
+      headersDistinct: { authorization: ["Bearer right", "Bearer wrong"], host: ["h"] },
+    } as unknown as IncomingMessage;
+    expect(forwardedHeaders(twice)).toEqual({ authorization: "Bearer right, Bearer wrong", host: "h" });
+    const once = {
+      headers: { authorization: "Bearer right" },
+      headersDistinct: { authorization: ["Bearer right"] },
+    };
+    expect(forwardedHeaders(once as unknown as IncomingMessage)).toBe(once.headers);
   });
 
   it("keeps the status and extra headers", () => {

@@ -181,7 +181,12 @@ export function routerError(
     surface === "rest"
       ? dialectError(dialectForPath(decodedPath(out.path)), status, message).body
       : surface === "mcp"
-        ? { jsonrpc: "2.0", error: { code: -32000, message }, id: rpcId(out.body) }
+        ? // -32001 for a refusal, as a single server's gate answers one (auth-gate.ts)
+          {
+            jsonrpc: "2.0",
+            error: { code: status === 401 || status === 403 ? -32001 : -32000, message },
+            id: rpcId(out.body),
+          }
         : { error: message, code };
   return {
     status,
@@ -198,4 +203,13 @@ function rpcId(body: Buffer | null): string | number | null {
   } catch {
     return null;
   }
+}
+
+/**
+ * The headers a worker gets: as sent, except that every `Authorization` value is kept (node keeps only
+ * the first), so a worker decides on what a single server would see (two values, joined, are refused).
+ */
+export function forwardedHeaders(req: IncomingMessage): IncomingMessage["headers"] {
+  const values = req.headersDistinct.authorization;
+  return values && values.length > 1 ? { ...req.headers, authorization: values.join(", ") } : req.headers;
 }

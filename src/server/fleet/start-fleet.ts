@@ -25,7 +25,14 @@ import type { Credentials } from "../../http/basic-auth.ts";
 import { foreignRequest } from "../../http/foreign-request.ts";
 import { refuseOpenListen } from "../../http/listen-guard.ts";
 import { VERSION } from "../../version.ts";
-import { type Exchange, exchange, type OutgoingRequest, readBody, routerError } from "./fleet-proxy.ts";
+import {
+  type Exchange,
+  exchange,
+  forwardedHeaders,
+  type OutgoingRequest,
+  readBody,
+  routerError,
+} from "./fleet-proxy.ts";
 import { routeRequest } from "./fleet-routes.ts";
 import { lockJournal } from "./journal-lock.ts";
 import { freePort, startWorkerProcess, type WorkerProcess } from "./worker-process.ts";
@@ -137,12 +144,15 @@ export async function startFleet(options: FleetOptions): Promise<RunningFleet> {
     const out: OutgoingRequest = {
       method: req.method ?? "GET",
       path: req.url ?? "/",
-      headers: req.headers,
+      headers: forwardedHeaders(req),
       ...(await readBody(req)),
     };
     const route = routeRequest(out.method, out.path, workers.length, headerOf(req, "mcp-session-id"));
     if (route.to === "health") {
-      const caller = authorize(req.headers.authorization, { token, credentials });
+      const caller = authorize(forwardedHeaders(req).authorization as string | undefined, {
+        token,
+        credentials,
+      });
       return reply(res, await health(workers, caller.ok, req.headers.authorization));
     }
     if (route.to === "sessions") return reply(res, await merged(workers, out, hold, mergeSessions));
