@@ -94,12 +94,13 @@ export function parseOrThrow(
 }
 
 function describe(issue: z.core.$ZodIssue): string {
-  if (
-    issue.code === "invalid_type" &&
-    issue.path.length > 0 &&
-    issue.message.includes("received undefined")
-  ) {
-    return `'${issue.path[issue.path.length - 1]?.toString()}' is required.`;
-  }
+  if (issue.code === "invalid_type" && issue.message.includes("received undefined"))
+    return issue.path.length > 0
+      ? `'${issue.path[issue.path.length - 1]?.toString()}' is required.`
+      : // No body at all, in the words of the JSON reader behind Atlassian's REST APIs (Jackson).
+        "No content to map to Object due to end of input";
+  if (issue.code === "invalid_type" && issue.message.includes("received NaN")) return "must be a number";
+  if (issue.code === "unrecognized_keys")
+    return issue.keys.map((key) => `Unrecognized field "${key}", not marked as ignorable`).join("; ");
   return issue.message;
 }

@@ -31,7 +31,7 @@ describe("a supervised worker", () => {
       expect(worker.restarts).toBe(2);
       expect(pids).toHaveLength(3);
       expect(worker.pid).toBe(pids[2]);
-      expect(lines[1]).toMatch(/did not start [^]*restarting it with its journal \(restart 2 of 10\)/);
+      expect(lines[1]).toMatch(/did not start [\s\S]*restarting it with its journal \(restart 2 of 10\)/);
       expect((await fetch(`${worker.url}/health`)).status).toBe(200);
     } finally {
       await worker.close();
