@@ -105,13 +105,14 @@ describe("a bound env-server session", () => {
     expect(await response.text()).toContain("does not cover scenario confluence-page-label-v1");
   });
 
-  it("answers tool calls with an MCP error once the env session is closed", async () => {
+  it("closes its MCP sessions with the env session: a later call is told so, and so is a new one", async () => {
     const sid = await openSession({ scenario: "jira-transition-v1", split: "eval", index: 0 });
     const client = await connect(`?session=${sid}`);
     await fetch(`${server.url}/v1/sessions/${sid}`, { method: "DELETE" });
-    const answer = await callTool(client, "jira_get_issue", { issueIdOrKey: "ENG-1" });
-    expect(answer.ok).toBe(false);
-    expect(answer.text).toContain(`Session ${sid} not found`);
+    await expect(callTool(client, "jira_get_issue", { issueIdOrKey: "ENG-1" })).rejects.toThrow(
+      /Session not found: it was closed or reaped/,
+    );
+    await expect(connect(`?session=${sid}`)).rejects.toThrow(new RegExp(`session ${sid} not found`));
   });
 });
 
