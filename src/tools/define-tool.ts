@@ -151,8 +151,23 @@ export function toFunctionTool(tool: Tool): FunctionTool {
   };
 }
 
+/** Bounds that only restate an integer's own range (int32, or a safe integer): noise in a model's prompt. */
+const RANGE_MINIMA = new Set([-2147483648, Number.MIN_SAFE_INTEGER]);
+const RANGE_MAXIMA = new Set([2147483647, Number.MAX_SAFE_INTEGER]);
+
+/** An integer's JSON Schema without the bounds that merely restate its range (see above). */
+function withoutRangeBounds({ jsonSchema }: { jsonSchema: Record<string, unknown> }): void {
+  if (jsonSchema.type !== "integer") return;
+  if (RANGE_MINIMA.has(jsonSchema.minimum as number)) delete jsonSchema.minimum;
+  if (RANGE_MAXIMA.has(jsonSchema.maximum as number)) delete jsonSchema.maximum;
+}
+
 function toJsonSchema(schema: z.ZodType): JsonSchema {
-  const json = z.toJSONSchema(schema, { io: "input", unrepresentable: "any" }) as JsonSchema;
+  const json = z.toJSONSchema(schema, {
+    io: "input",
+    unrepresentable: "any",
+    override: withoutRangeBounds,
+  }) as JsonSchema;
   delete json.$schema;
   return json;
 }
