@@ -72,14 +72,22 @@ function openedAtTopLevel(verb: string, header: HeaderOf): boolean {
   );
 }
 
+/** Host names of the `--base-url`s seen (a server has one; this runs on every request). */
+const PUBLIC_HOSTS = new Map<string, string | null>();
+
 /** The lower-case host name of a server's `--base-url`, or null. */
 function publicHostOf(publicUrl: string | null | undefined): string | null {
   if (!publicUrl) return null;
-  try {
-    return new URL(publicUrl).hostname.toLowerCase();
-  } catch {
-    return null;
+  let host = PUBLIC_HOSTS.get(publicUrl);
+  if (host === undefined) {
+    try {
+      host = new URL(publicUrl).hostname.toLowerCase();
+    } catch {
+      host = null;
+    }
+    if (PUBLIC_HOSTS.size < 16) PUBLIC_HOSTS.set(publicUrl, host);
   }
+  return host;
 }
 
 /** Whether `origin` is the origin a request with this Host header was sent to (scheme aside). */
