@@ -32,7 +32,7 @@ describe("validateAdf", () => {
     [
       "a colour that is an object",
       doc(paragraph(text({ marks: [{ type: "textColor", attrs: { color: { toString: 1 } } }] }))),
-      "attrs.color must be a string, number, boolean or null",
+      "marks[0].attrs.color must be a string",
     ],
     [
       "a code block's language that is a number",
@@ -47,7 +47,7 @@ describe("validateAdf", () => {
     [
       "an expand title that is an object",
       doc({ type: "expand", attrs: { title: { toString: 1 } }, content: [] }),
-      "attrs.title must be a string, number, boolean or null",
+      "content[0].attrs.title must be a string",
     ],
     [
       "text that is not a string",
@@ -56,6 +56,47 @@ describe("validateAdf", () => {
     ],
   ])("refuses %s", (_, value, message) => {
     expect(validateAdf(value)).toContain(message);
+  });
+
+  it("accepts what the editors write: column widths, smart-link data, link metadata, tasks, layouts", () => {
+    const cell = (attrs: Record<string, unknown>) => ({
+      type: "tableCell",
+      attrs,
+      content: [paragraph(text())],
+    });
+    expect(
+      validateAdf(
+        doc(
+          {
+            type: "table",
+            content: [{ type: "tableRow", content: [cell({ colspan: 1, rowspan: 1, colwidth: [200] })] }],
+          },
+          paragraph(
+            { type: "inlineCard", attrs: { data: { "@type": "Document", name: "Spec" } } },
+            text({
+              marks: [
+                {
+                  type: "link",
+                  attrs: { href: "https://x.example", __confluenceMetadata: { linkType: "page" } },
+                },
+              ],
+            }),
+          ),
+          {
+            type: "taskList",
+            attrs: { localId: "t" },
+            content: [{ type: "taskItem", attrs: { localId: "i", state: "TODO" }, content: [text()] }],
+          },
+          {
+            type: "layoutSection",
+            content: [{ type: "layoutColumn", attrs: { width: 50 }, content: [paragraph(text())] }],
+          },
+          paragraph(
+            text({ marks: [{ type: "annotation", attrs: { id: "a", annotationType: "inlineComment" } }] }),
+          ),
+        ),
+      ),
+    ).toBeNull();
   });
 
   it("accepts plain attribute values, nulls included, and marks with attributes", () => {
@@ -127,6 +168,15 @@ describe("validateAdf", () => {
       "tableRow",
       "tableCell",
       "rule",
+      "taskList",
+      "taskItem",
+      "layoutSection",
+      "layoutColumn",
+      "blockCard",
+      "extension",
+      "mediaInline",
+      "placeholder",
+      "caption",
     ];
     const { node } = fc.letrec((tie) => ({
       node: fc.record(

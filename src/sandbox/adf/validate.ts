@@ -3,14 +3,16 @@
  * atlas_doc_format). Jira rejects anything that is not an Atlassian Document with "Operation value must
  * be an Atlassian Document"; deeper problems (unknown node types and marks, empty text, attributes of the
  * wrong type) are named with the path of the bad node. What passes can be rendered in every format the
- * site answers (wiki markup, storage, HTML, text): `marks` is an array of known marks, `attrs` an object of
- * plain values, and the attributes shown as text are strings.
+ * site answers (wiki markup, storage, HTML, text): `marks` is an array of known marks, `attrs` an object,
+ * and the attributes a renderer shows as text are strings; other attributes are kept as sent (a table
+ * cell's `colwidth` array, a smart link's `data`, Confluence's `__confluenceMetadata` on a link).
  */
 import type { AdfDocument, AdfNode } from "./types.ts";
 
 export const NOT_A_DOCUMENT =
   "Operation value must be an Atlassian Document (see the Atlassian Document Format)";
 
+/** The node types of the ADF schema, by where they go (renderers show the last ones by their content). */
 const BLOCK = new Set([
   "paragraph",
   "heading",
@@ -22,10 +24,40 @@ const BLOCK = new Set([
   "panel",
   "table",
   "mediaSingle",
+  "mediaGroup",
   "expand",
+  "nestedExpand",
+  "taskList",
+  "decisionList",
+  "layoutSection",
+  "blockCard",
+  "embedCard",
+  "extension",
+  "bodiedExtension",
 ]);
-const INLINE = new Set(["text", "hardBreak", "mention", "emoji", "inlineCard", "date", "status"]);
-const CHILD = new Set(["listItem", "tableRow", "tableHeader", "tableCell", "media"]);
+const INLINE = new Set([
+  "text",
+  "hardBreak",
+  "mention",
+  "emoji",
+  "inlineCard",
+  "date",
+  "status",
+  "mediaInline",
+  "placeholder",
+  "inlineExtension",
+]);
+const CHILD = new Set([
+  "listItem",
+  "tableRow",
+  "tableHeader",
+  "tableCell",
+  "media",
+  "taskItem",
+  "decisionItem",
+  "layoutColumn",
+  "caption",
+]);
 const MARKS = new Set([
   "strong",
   "em",
@@ -36,6 +68,8 @@ const MARKS = new Set([
   "subsup",
   "textColor",
   "backgroundColor",
+  "annotation",
+  "border",
 ]);
 
 /** Attributes that renderers show as text (or use as a link or colour): strings when present. */
@@ -130,15 +164,11 @@ function validateMarks(marks: unknown, path: string): string | null {
   return null;
 }
 
-/** A node's or mark's attrs: an object of strings, numbers, booleans and nulls; text attributes strings. */
+/** A node's or mark's attrs: an object, whose attributes shown as text are strings (see TEXT_ATTRS). */
 function validateAttrs(type: string, attrs: unknown, path: string): string | null {
   if (attrs === undefined) return null;
   if (typeof attrs !== "object" || attrs === null || Array.isArray(attrs))
     return `Invalid ADF: ${path}.attrs must be an object.`;
-  for (const [key, value] of Object.entries(attrs)) {
-    if (value !== null && typeof value === "object")
-      return `Invalid ADF: ${path}.attrs.${key} must be a string, number, boolean or null.`;
-  }
   for (const key of TEXT_ATTRS[type] ?? []) {
     const value = (attrs as Record<string, unknown>)[key];
     if (value !== undefined && value !== null && typeof value !== "string")

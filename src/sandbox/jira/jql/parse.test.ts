@@ -170,6 +170,10 @@ describe("parseJql", () => {
       "Error in the JQL Query: Expecting either 'OR' or 'AND' but got 'FROM'. (line 1, character 17)",
     ],
     [
+      "(status WAS Done TO Done)",
+      "Error in the JQL Query: Expecting ')' but got 'TO'. (line 1, character 18)",
+    ],
+    [
       "status CHANGED BY",
       "Error in JQL Query: Expecting either a value, list or function before the end of the query.",
     ],

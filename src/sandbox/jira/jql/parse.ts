@@ -33,6 +33,10 @@ import { KEYWORDS, type Token, tokenize } from "./lexer.ts";
 const WAS_PREDICATES = new Set<string>(["after", "before", "on", "during", "by"]);
 const CHANGED_PREDICATES = new Set<string>([...WAS_PREDICATES, "from", "to"]);
 
+/** A word that is a history predicate (a keyword after WAS or CHANGED). */
+const isPredicate = (token: Token) =>
+  token.kind === "word" && CHANGED_PREDICATES.has(token.text.toLowerCase());
+
 /** Deeper nesting than this is refused rather than risking the call stack. */
 const MAX_DEPTH = 100;
 
@@ -65,7 +69,7 @@ class Parser {
       }
     }
     const last = this.peek();
-    if (!CHANGED_PREDICATES.has(last.text.toLowerCase())) this.refuseReserved(last); // a misplaced predicate
+    if (!isPredicate(last)) this.refuseReserved(last); // a misplaced predicate is told where it stands
 
     if (last.kind !== "end") this.fail(syntax.andOr(this.text, last.pos, last.text));
     return { where, orderBy };
@@ -111,7 +115,7 @@ class Parser {
       if (token.kind === "lparen") {
         this.take();
         const inner = this.or();
-        const close = this.take();
+        const close = this.takeAfterClause();
         if (close.kind === "end") this.fail(syntax.closeAtEnd());
         if (close.kind !== "rparen") this.fail(syntax.close(this.text, close.pos, close.text));
         return inner;
@@ -239,6 +243,11 @@ class Parser {
 
   private isSymbol(token: Token, ...symbols: string[]): boolean {
     return token.kind === "symbol" && symbols.includes(token.text);
+  }
+
+  /** The token after a clause: a misplaced history predicate there is told where it stands, not refused. */
+  private takeAfterClause(): Token {
+    return this.take(isPredicate(this.peek()));
   }
 
   /** A reserved word is an error wherever it is read, but as a history predicate (`take(true)`). */

@@ -52,6 +52,17 @@ describe("getBulkChangelogs (POST /rest/api/3/changelog/bulkfetch)", () => {
     );
   });
 
+  it("reads null and an empty field list as no filter, as a client's first request sends them", () => {
+    const none = page(site, {
+      issueIdsOrKeys: [b.key, a.id],
+      fieldIds: [],
+      nextPageToken: null,
+      maxResults: null,
+    });
+    expect(entries(none)).toEqual(entries(all));
+    expect(entries(page(site, { issueIdsOrKeys: [b.key, a.id], fieldIds: null }))).toEqual(entries(all));
+  });
+
   it("keeps only the items of the fields asked for, leaving out entries with none", () => {
     const labels = page(site, { issueIdsOrKeys: [a.key, b.key], fieldIds: ["labels"] });
     expect(entries(labels)).toEqual([expect.stringMatching(new RegExp(`^${b.id}:\\d+\\[labels\\]$`))]);

@@ -77,14 +77,16 @@ export const getBulkChangelogs = defineOperation({
       .array(z.string())
       .max(10)
       .refine((ids) => new Set(ids).size === ids.length, "fieldIds must not repeat a field id")
-      .optional()
-      .describe("Only changes to these fields (e.g. status, assignee), each entry keeping only their items."),
-    maxResults: z.number().int().min(1).max(10_000).optional().describe("Entries per page (default 1000)."),
-    nextPageToken: z.string().optional().describe("The token of the previous page, for the next one."),
+      .nullish()
+      .describe(
+        "Only changes to these fields (e.g. status, assignee), each entry keeping only their items; none or [] for all.",
+      ),
+    maxResults: z.number().int().min(1).max(10_000).nullish().describe("Entries per page (default 1000)."),
+    nextPageToken: z.string().nullish().describe("The token of the previous page, for the next one."),
   }),
   handler: (site, { body }, ctx) => {
     const issues = [...new Set(body.issueIdsOrKeys.map((idOrKey) => findIssue(site, idOrKey.trim())))];
-    const fields = body.fieldIds === undefined ? null : new Set(body.fieldIds);
+    const fields = body.fieldIds?.length ? new Set(body.fieldIds) : null;
     const entries: { issueId: string; change: IssueChange }[] = [];
     for (const issue of issues) {
       if (!issue) continue;
@@ -95,8 +97,8 @@ export const getBulkChangelogs = defineOperation({
     }
     entries.sort((a, b) => a.change.created - b.change.created || Number(a.issueId) - Number(b.issueId));
     // The token is bound to the request it continues (the issues and fields asked for).
-    const query = JSON.stringify([body.issueIdsOrKeys, body.fieldIds ?? null]);
-    const start = body.nextPageToken === undefined ? 0 : decodePageToken(body.nextPageToken, query);
+    const query = JSON.stringify([body.issueIdsOrKeys, fields === null ? null : body.fieldIds]);
+    const start = body.nextPageToken == null ? 0 : decodePageToken(body.nextPageToken, query);
     const end = start + (body.maxResults ?? 1000);
     const byIssue = new Map<string, ReturnType<typeof presentChange>[]>();
     for (const { issueId, change } of entries.slice(start, end)) {
