@@ -24,7 +24,7 @@ import {
   readFileSync,
   readSync,
   renameSync,
-  rmSync,
+  unlinkSync,
   writeSync,
 } from "node:fs";
 import { join } from "node:path";
@@ -232,7 +232,12 @@ export function createJournal(dir: string): Journal {
     },
     remove(id) {
       release(id);
-      rmSync(file(id), { force: true });
+      // unlink, not rm: a folder that may not be changed is reported as such (rm would say ENOTDIR).
+      try {
+        unlinkSync(file(id));
+      } catch (error) {
+        if ((error as NodeJS.ErrnoException).code !== "ENOENT") throw error;
+      }
     },
     setAside(id) {
       release(id);

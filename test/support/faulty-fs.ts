@@ -14,11 +14,11 @@ type Fs = typeof import("node:fs");
 
 /**
  * The faults the next writes meet, first first ("ok": that write goes through), and those the next
- * removals (`rmSync`) meet ("eacces": a folder the server may no longer change).
+ * removals (`unlinkSync`) meet ("eacces": a folder the server may no longer change).
  */
 export const faults = { queue: [] as ("ok" | "short" | "enospc")[], removals: [] as ("ok" | "eacces")[] };
 
-/** `fs` with a `writeSync` and an `rmSync` that meet the queued faults. */
+/** `fs` with a `writeSync` and an `unlinkSync` that meet the queued faults. */
 export function faultyFs(fs: Fs): Fs {
   const writeSync = ((fd: number, data: never, ...rest: never[]) => {
     const fault = faults.queue.shift();
@@ -32,12 +32,12 @@ export function faultyFs(fs: Fs): Fs {
     }
     return (fs.writeSync as (...args: unknown[]) => number)(fd, data, ...rest);
   }) as Fs["writeSync"];
-  const rmSync = ((path: never, options?: never) => {
+  const unlinkSync = ((path: never) => {
     if (faults.removals.shift() === "eacces")
       throw Object.assign(new Error(`EACCES: permission denied, unlink '${String(path)}'`), {
         code: "EACCES",
       });
-    return fs.rmSync(path, options);
-  }) as Fs["rmSync"];
-  return { ...fs, default: { ...fs, writeSync, rmSync }, writeSync, rmSync } as Fs;
+    return fs.unlinkSync(path);
+  }) as Fs["unlinkSync"];
+  return { ...fs, default: { ...fs, writeSync, unlinkSync }, writeSync, unlinkSync } as Fs;
 }

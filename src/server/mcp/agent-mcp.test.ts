@@ -55,27 +55,27 @@ describe("MCP on a session's API token (the agent's)", () => {
     const score = (await trainer.readResource({ uri: SCORE_URI })).contents[0] as { text: string };
     expect(JSON.parse(score.text)).toMatchObject({ reward: expect.any(Number) });
 
-    // The agent's requests on the trainer's MCP session (its id learned somehow) cannot read it either.
-    const borrowed = await connect(
-      handler,
-      sid,
-      agentToken,
-      (trainer.transport as StreamableHTTPClientTransport).sessionId,
-    );
-    await expect(borrowed.readResource({ uri: SCORE_URI })).rejects.toThrow(/not found/);
+    // The agent does not reach an MCP session the trainer opened (its id learned somehow): the score is listed there.
+    const trainerSession = (trainer.transport as StreamableHTTPClientTransport).sessionId!;
+    const borrowed = await connect(handler, sid, agentToken, trainerSession); // a reconnection: no request yet
+    await expect(borrowed.listResources()).rejects.toThrow(/Session not found/);
+    await expect(borrowed.readResource({ uri: SCORE_URI })).rejects.toThrow(/Session not found/);
+    expect(await uris(trainer)).toContain(SCORE_URI);
     await handler.mcp.close();
   });
 
-  it(`holds at most ${MAX_PER_SESSION} MCP sessions per env session, all closed with it`, async () => {
+  it(`holds at most ${MAX_PER_SESSION} of the agent's MCP sessions per env session, all closed with it`, async () => {
     const handler = createGymHandler({ seed: 1, token: TOKEN });
     const { session_id: sid, rest_api_token: agentToken } = await openSession(handler);
     const other = await openSession(handler);
     const clients = [];
     for (let i = 0; i < MAX_PER_SESSION; i++) clients.push(await connect(handler, sid, agentToken));
     await expect(connect(handler, sid, agentToken)).rejects.toThrow(/Too many MCP sessions on env session/);
+    // The trainer's are not counted: the agent cannot lock it out.
+    await connect(handler, sid, TOKEN);
     // Another session's agent is not crowded out.
     const neighbour = await connect(handler, other.session_id, other.rest_api_token);
-    expect(handler.mcp.size).toBe(MAX_PER_SESSION + 1);
+    expect(handler.mcp.size).toBe(MAX_PER_SESSION + 2);
 
     const closed = await handler.fetch(
       new Request(`http://gym.test/v1/sessions/${sid}`, {

@@ -10,8 +10,9 @@
  * back after a restart under the same `mcp-session-id` by replaying their initialize handshake.
  *
  * An agent holding only its session's token (auth-gate.ts `agentRequest`) gets the session's tools and
- * prompt but never its score (create-mcp-server.ts), and may hold at most MAX_PER_SESSION MCP sessions on
- * it; every MCP session bound to an env session is closed with it.
+ * prompt but never its score (create-mcp-server.ts), never reaches an MCP session the trainer opened, and
+ * may hold at most MAX_PER_SESSION MCP sessions on it (the trainer's are not counted); every MCP session
+ * bound to an env session is closed with it.
  */
 import { randomUUID } from "node:crypto";
 import { WebStandardStreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js";
@@ -70,6 +71,8 @@ interface Entry {
   lastUsed: number;
   /** The env session it is bound to, if any. */
   session?: Session;
+  /** Opened by the agent on its session's token: the only kind the agent may use (see the top). */
+  agent: boolean;
 }
 
 /** Most MCP sessions bound to one env session at once (so that one agent cannot fill the server's cap). */
@@ -166,7 +169,7 @@ export function createMcpHttpHandler(options: McpHttpOptions): McpHttpHandler {
       sessionIdGenerator: () => id,
       enableJsonResponse: true,
       onsessioninitialized: (opened) => {
-        entries.set(opened, { transport, lastUsed: clock(), session });
+        entries.set(opened, { transport, lastUsed: clock(), session, agent });
       },
       onsessionclosed: (id) => {
         forget(session, id);
@@ -225,10 +228,9 @@ export function createMcpHttpHandler(options: McpHttpOptions): McpHttpHandler {
       throw error;
     }
     const agent = agentRequest(request);
-    if (
-      bound.session &&
-      [...entries.values()].filter((e) => e.session === bound.session).length >= MAX_PER_SESSION
-    )
+    // The agent's MCP sessions on one env session are capped; the trainer's are not (it is never locked out).
+    const agentsOwn = (e: Entry) => e.agent && e.session === bound.session;
+    if (agent && bound.session && [...entries.values()].filter(agentsOwn).length >= MAX_PER_SESSION)
       return rpcError(
         429,
         -32000,
@@ -278,7 +280,8 @@ export function createMcpHttpHandler(options: McpHttpOptions): McpHttpHandler {
       // An MCP session is reached only under the env session it is bound to (as the gate scoped the
       // request, src/server/session-scope.ts): `?session=A` never reaches one bound elsewhere or unbound.
       const scope = new URL(request.url).searchParams.get("session");
-      if (!entry || (scope && entry.session?.id !== scope))
+      // Nor does the agent reach an MCP session the trainer opened (it lists the score there).
+      if (!entry || (scope && entry.session?.id !== scope) || (!entry.agent && agentRequest(request)))
         return rpcError(404, -32001, "Session not found: it was closed or reaped; initialize again.");
       if (request.method === "DELETE" && entry.session) {
         // The close is journaled first: one the journal cannot record closes nothing (503).
