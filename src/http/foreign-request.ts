@@ -94,12 +94,15 @@ function publicHostOf(publicUrl: string | null | undefined): string | null {
 function sameHostAndPort(origin: string, host: string): boolean {
   try {
     const url = new URL(origin);
-    return (
-      url.host.toLowerCase() === host.trim().toLowerCase() || `${url.host}:80` === host.trim().toLowerCase()
-    );
+    return url.hostname === hostnameOf(host).toLowerCase() && originPort(url) === portOf(host);
   } catch {
     return false;
   }
+}
+
+/** The port of an origin (its scheme's default when it names none). */
+function originPort(url: URL): string {
+  return url.port || (url.protocol === "https:" ? "443" : "80");
 }
 
 type Fetch = (request: Request) => Response | Promise<Response>;
@@ -165,6 +168,5 @@ function isOwnOrigin(origin: string, host: string | null, publicHost: string | n
   }
   if (!isThisMachine(url.hostname) && url.hostname.toLowerCase() !== publicHost) return false;
   if (host === null) return true; // HTTP/1.0 without Host: no port to compare, and no browser sends it
-  const port = url.port || (url.protocol === "https:" ? "443" : "80");
-  return port === portOf(host);
+  return originPort(url) === portOf(host);
 }

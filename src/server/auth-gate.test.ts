@@ -7,9 +7,9 @@ import { createCloudClient, isApiError } from "jira.js";
 import { describe, expect, it } from "vitest";
 import { isLoopback } from "../http/listen-guard.ts";
 import { sessionApiToken } from "../http/session-token.ts";
-import { surfaceOf } from "./auth-gate.ts";
 import { sessionScope } from "./session-scope.ts";
 import { createGymHandler, startGymServer } from "./start-gym-server.ts";
+import { surfaceOf } from "./surfaces.ts";
 
 const TOKEN = "s3cret-token";
 const basic = (email: string, token: string) =>

@@ -31,21 +31,9 @@ import { rememberAccepted } from "../http/remembered-auth.ts";
 import { pathOf } from "../http/url-parts.ts";
 import { VERSION } from "../version.ts";
 import { sessionScope } from "./session-scope.ts";
+import { type Surface, surfaceOf } from "./surfaces.ts";
 
 type Fetch = (request: Request) => Response | Promise<Response>;
-
-/** Which surface a path belongs to (each refuses in its own shape). */
-export type Surface = "health" | "env" | "mcp" | "rest";
-
-/**
- * The surface a raw request path (as sent) reaches: how `serve` dispatches (start-gym-server.ts), so a
- * refusal comes in the shape of what the request would have reached.
- */
-export function surfaceOf(path: string): Surface {
-  if (path === "/health") return "health";
-  if (path === "/mcp") return "mcp";
-  return /^\/(v1|health)(\/|$)/.test(path) ? "env" : "rest";
-}
 
 /** The path a refusal names: on REST the one the router reads (percent-decoded), which picks the dialect. */
 function refusedPath(request: Request, surface: Surface): string {

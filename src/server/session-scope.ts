@@ -12,15 +12,15 @@
 import { getPath } from "hono/utils/url";
 import { pathOf } from "../http/url-parts.ts";
 import { SESSION_PREFIX } from "./sessions.ts";
+import { surfaceOf } from "./surfaces.ts";
 
 const SESSION_SITE = new RegExp(`^/s/(${SESSION_PREFIX}[^/]+)(?:/|$)`);
-const ENV_PATH = /^\/(v1|health)(\/|$)/;
 
 /** The id of the env session whose scope `request` is in; null when it is in none. */
 export function sessionScope(request: Request): string | null {
-  const raw = pathOf(request.url);
-  if (raw === "/mcp") return new URL(request.url).searchParams.get("session") || null;
-  if (ENV_PATH.test(raw)) return null;
+  const surface = surfaceOf(pathOf(request.url));
+  if (surface === "mcp") return new URL(request.url).searchParams.get("session") || null;
+  if (surface !== "rest") return null;
   const path = getPath(request);
   return path.startsWith("/s/") ? (SESSION_SITE.exec(path)?.[1] ?? null) : null;
 }

@@ -10,7 +10,7 @@ import { refuseOpenListen } from "../http/listen-guard.ts";
 import { createSiteRegistry, type SiteRegistry } from "../http/site-registry.ts";
 import { createCredentials, listen } from "../http/start-server.ts";
 import { pathOf } from "../http/url-parts.ts";
-import { gateRequests, surfaceOf } from "./auth-gate.ts";
+import { gateRequests } from "./auth-gate.ts";
 import { createEnvApp } from "./create-env-app.ts";
 import { workerMcpSessionId, workerSessionId } from "./fleet/fleet-routes.ts";
 import { createJournal } from "./journal.ts";
@@ -18,6 +18,7 @@ import { createMcpHttpHandler, type McpHttpHandler } from "./mcp/http-handler.ts
 import { type RestoreReport, restoreSessions } from "./session-replay.ts";
 import { guardSessionSites, recordSessionCalls } from "./session-sites.ts";
 import { createSessionStore, type SessionStore } from "./sessions.ts";
+import { surfaceOf } from "./surfaces.ts";
 import { createTaskSource, type TaskSource } from "./task-source.ts";
 import { withToolCallFastPath } from "./tool-call-fast-path.ts";
 

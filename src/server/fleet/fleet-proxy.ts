@@ -13,7 +13,7 @@ import { Agent, request as httpRequest, type IncomingHttpHeaders, type IncomingM
 import { dialectForPath } from "../../http/dialect.ts";
 import { MAX_BODY_BYTES } from "../../http/read-body.ts";
 import { dialectError } from "../../sandbox/api-error.ts";
-import { surfaceOf } from "../auth-gate.ts";
+import { surfaceOf } from "../surfaces.ts";
 import { decodedPath } from "./fleet-routes.ts";
 import type { WorkerProcess } from "./worker-process.ts";
 

@@ -123,8 +123,8 @@ function changesOf(issue: Issue, history: HistoryField, ctx: JqlContext): Moment
     for (const item of change.items)
       if (item.fieldId === history.fieldId)
         moments.push({
-          from: item.from ?? null,
-          to: item.to ?? null,
+          from: item.from,
+          to: item.to,
           start: change.created,
           end: change.created,
           by: change.authorId,
