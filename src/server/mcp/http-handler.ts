@@ -328,7 +328,7 @@ async function readRpcBody(request: Request): Promise<unknown> {
 
 /** The answer when an env session's journal cannot record an MCP session's opening or close. */
 function journalUnavailable(error: JournalWriteError): Response {
-  return rpcError(503, -32000, error.message, { "retry-after": "1" });
+  return rpcError(error.status, -32000, error.message, error.headers);
 }
 
 /** A request the endpoint refuses before any MCP session exists. */
