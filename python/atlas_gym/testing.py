@@ -54,8 +54,14 @@ def build_tokenizer(corpus: list[str] | None = None, vocab_size: int = 4096, cha
     """A byte-level BPE tokenizer with Qwen3's special tokens and chat template. Without a corpus it has
     the 256 byte tokens and no merges; with one, merges (which may span spaces) are learned from it,
     offline and deterministically, so the scenario's long prompt and tool schemas take a few hundred
-    tokens instead of ~9,000 and CPU attention stays cheap. The chat template defaults to TRL's Qwen3 one."""
-    from tokenizers import Tokenizer, decoders, models, pre_tokenizers, trainers
+    tokens instead of ~9,000 and CPU attention stays cheap. The chat template defaults to TRL's Qwen3 one.
+
+    Runs of newlines are tokens of their own, never merged with the text around them (as Qwen's own
+    pre-tokenizer keeps them): a generation prompt ends in "\n\n", and a merge such as "\nDone" would
+    give a whole chat, tokenized at once for training, other tokens at a turn's start than the rollout's
+    prompt, tokenized alone, ends with. A model warm-started on such chats meets an unseen context at
+    every turn that starts with text."""
+    from tokenizers import Regex, Tokenizer, decoders, models, pre_tokenizers, trainers
     from transformers import PreTrainedTokenizerFast
 
     if chat_template is None:
@@ -63,7 +69,9 @@ def build_tokenizer(corpus: list[str] | None = None, vocab_size: int = 4096, cha
 
     alphabet = sorted(pre_tokenizers.ByteLevel.alphabet())
     core = Tokenizer(models.BPE(vocab={ch: i for i, ch in enumerate(alphabet)}, merges=[]))
-    core.pre_tokenizer = pre_tokenizers.ByteLevel(add_prefix_space=False, use_regex=corpus is None)
+    byte_level = pre_tokenizers.ByteLevel(add_prefix_space=False, use_regex=corpus is None)
+    newlines = pre_tokenizers.Split(Regex(r"\n+"), behavior="isolated")
+    core.pre_tokenizer = pre_tokenizers.Sequence([newlines, byte_level]) if corpus else byte_level
     core.decoder = decoders.ByteLevel()
     if corpus:
         trainer = trainers.BpeTrainer(vocab_size=vocab_size, initial_alphabet=alphabet, show_progress=False)
