@@ -1,6 +1,8 @@
 /**
  * Offsets and page sizes are int32 in the published documents: a value past that is refused in the
- * vendor's shape, never echoed back as an answer the document's own schema would reject.
+ * vendor's shape, never echoed back as an answer the document's own schema would reject. And a number
+ * is a number: a string of one is read (every query parameter arrives as a string), but `true`, null or
+ * a list in a JSON body is refused, as the vendor's JSON reader refuses them, not read as 1 or 0.
  */
 import { describe, expect, it } from "vitest";
 import { call } from "../../test/support/call.ts";
@@ -27,5 +29,27 @@ describe("int32 paging parameters", () => {
     const answer = call(site, "getComments", { issueIdOrKey: "ENG-1", maxResults: "2147483647" });
     expect(answer.status).toBe(200);
     expect((answer.body as { maxResults: number }).maxResults).toBe(2147483647);
+  });
+});
+
+describe("integer parameters and body fields", () => {
+  const search = (maxResults: unknown) =>
+    call(site, "searchAndReconsileIssuesUsingJqlPost", {}, { jql: "project = ENG", maxResults });
+
+  it.each([[true], [false], [null], [[]], [{}]])("a body's maxResults of %j is refused", (value) => {
+    const answer = search(value);
+    expect(answer.status).toBe(400);
+    expect(answer.body).toMatchObject({ errors: { maxResults: expect.stringContaining("expected number") } });
+  });
+
+  it("reads a number, or a string of one, as the page size", () => {
+    const pageOf = (value: unknown) => (search(value).body as { issues: unknown[] }).issues.length;
+    expect([pageOf(2), pageOf("2")]).toStrictEqual([2, 2]);
+  });
+
+  it("reads the first of a repeated query parameter, as Jira does", () => {
+    const answer = call(site, "getComments", { issueIdOrKey: "ENG-1", maxResults: ["1", "7"] });
+    expect(answer.status).toBe(200);
+    expect((answer.body as { maxResults: number }).maxResults).toBe(1);
   });
 });

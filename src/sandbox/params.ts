@@ -30,13 +30,25 @@ const toList = (v: unknown) => {
   return list;
 };
 
-/** An integer query parameter; chain `.min()` / `.max()` for bounds. */
-export const qInt = () => z.coerce.number<unknown>().int();
+/**
+ * A number as a parameter or body field carries one: itself, or a string read by `Number()` (query
+ * parameters all arrive as strings; of a repeated one the first counts). Anything else passes as it is,
+ * for the number schema to refuse: a boolean, null, an object or a list is no number to Jira's or
+ * Confluence's JSON reader, where `Number()` would read `true` as 1 and `null` or `[]` as 0.
+ */
+const toNumber = (v: unknown) => {
+  const first = Array.isArray(v) && v.length > 0 && typeof v[0] === "string" ? v[0] : v;
+  return typeof first === "string" ? Number(first) : first;
+};
+
+/** An integer parameter (see toNumber); pipe it into `z.number()` checks for bounds. */
+export const qInt = () => z.preprocess(toNumber, z.number().int());
 
 const INT32 = "must be a 32-bit integer (at most 2147483647)";
 
-/** An int32 query parameter (offsets and page sizes, as the published documents type them). */
-export const qInt32 = () => qInt().min(-2147483648, INT32).max(2147483647, INT32);
+/** An int32 parameter (offsets and page sizes, as the published documents type them). */
+export const qInt32 = () =>
+  z.preprocess(toNumber, z.number().int().min(-2147483648, INT32).max(2147483647, INT32));
 
 /** A boolean query parameter, read leniently as Jira reads it (see toBoolean); never a 400. */
 export const qBool = () => z.preprocess(toBoolean, z.boolean());

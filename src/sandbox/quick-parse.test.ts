@@ -118,19 +118,24 @@ describe("quickParser: zod's answer without zod, or MISS", () => {
     expect(quickParser(z.object({ n: z.number().multipleOf(2) }))).toBeNull();
     expect(quickParser(z.string().email())).toBeNull();
     expect(quickParser(z.string().refine((s) => s !== "x"))).toBeNull();
+    expect(quickParser(qInt().refine((n) => n >= 0))).toBeNull();
+    expect(quickParser(z.object({ a: z.string() }).refine((o) => o.a !== "x"))).toBeNull();
     expect(quickParser(z.looseObject({ a: z.string() }))).toBeNull();
   });
 
   it("reads coerced integers and regex-checked ids as zod does", () => {
     const schema = z.object({
-      limit: qInt().min(1).max(250).optional(),
+      limit: qInt().pipe(z.number().min(1).max(250)).optional(),
       id: numericId(),
       on: qBool().optional(),
     });
     const parse = quickParser(schema)!;
     expect(parse({ limit: "25", id: "123", on: "TRUE" })).toStrictEqual({ limit: 25, id: "123", on: true });
     expect(parse({ id: 65 })).toStrictEqual(schema.parse({ id: 65 }));
+    expect(parse({ id: "1", limit: ["5", "6"] })).toStrictEqual({ limit: 5, id: "1" });
     for (const bad of [
+      { id: "1", limit: true },
+      { id: "1", limit: null },
       { id: "12a" },
       { id: "1", limit: "0" },
       { id: "1", limit: "2.5" },

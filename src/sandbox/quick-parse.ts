@@ -56,8 +56,12 @@ export function quickParser(schema: z.ZodType): QuickParser | null {
 
 const defOf = (schema: z.ZodType) => (schema as unknown as { _zod: { def: Def } })._zod.def;
 
+/** The types whose parsers read their own checks; a check on any other (a refinement) is not understood. */
+const READS_CHECKS = new Set(["string", "boolean", "number", "array"]);
+
 function compile(schema: z.ZodType): QuickParser | null {
   const def = defOf(schema);
+  if (def.checks?.length && !READS_CHECKS.has(def.type)) return null;
   switch (def.type) {
     case "unknown":
     case "any":

@@ -92,8 +92,8 @@ export const findUsersWithAllPermissions = defineOperation({
     username: z.string().optional(),
     issueKey: z.string().optional().describe("The issue to check the permissions on."),
     projectKey: z.string().optional().describe("The project to check the permissions in."),
-    startAt: qInt32().min(0).optional().describe("Index of the first user (default 0)."),
-    maxResults: qInt32().min(0).optional().describe("Users per page (default 50)."),
+    startAt: qInt32().pipe(z.number().min(0)).optional().describe("Index of the first user (default 0)."),
+    maxResults: qInt32().pipe(z.number().min(0)).optional().describe("Users per page (default 50)."),
   }),
   handler: (site, { params }, ctx) => {
     const unknown = params.permissions.filter((key) => !PERMISSION_KEYS.has(key));
