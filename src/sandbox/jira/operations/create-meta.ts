@@ -20,8 +20,14 @@ const projectIdOrKey = z
   .min(1)
   .describe("The project key (e.g. ENG, case-sensitive) or numeric project id.");
 const paging = {
-  startAt: qInt32().pipe(z.number().min(0)).optional().describe("Index of the first item to return (default 0)."),
-  maxResults: qInt32().pipe(z.number().min(0)).optional().describe("Items per page (default 50, at most 200)."),
+  startAt: qInt32()
+    .pipe(z.number().min(0))
+    .optional()
+    .describe("Index of the first item to return (default 0)."),
+  maxResults: qInt32()
+    .pipe(z.number().min(0))
+    .optional()
+    .describe("Items per page (default 50, at most 200)."),
 };
 
 /** The project, after the paging check Jira runs first; else Jira's 400 or 404. */
