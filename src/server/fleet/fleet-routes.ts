@@ -3,7 +3,9 @@
  * says which (`ses-w<k>-<uuid>`), so every later call on it (`/v1/sessions/<id>/...`, its site over REST
  * `/s/<id>/...`, an MCP session bound with `?session=<id>`) reaches that worker without the router
  * remembering anything: a restarted router routes the same way; so does a watcher's view of one session
- * (`/v1/live/sessions/<id>`). New sessions go round the workers; the scenario catalogue is the same on
+ * (`/v1/live/sessions/<id>`). New sessions go round the workers, except one opened with an
+ * `Idempotency-Key`: that goes to the worker the key names (a hash), so a retry with the same key reaches
+ * the worker that knows it and gets the first answer, as from a single server; the scenario catalogue is the same on
  * every worker; `/health` and the session listings (`/v1/sessions`, `/v1/live/sessions`) are answered from
  * all of them. Free MCP sandboxes go round the workers too: a worker's MCP session ids say which it is
  * (`mcp-w<k>-<uuid>`), so each later request on one (its `mcp-session-id` header) reaches it. Other state
@@ -25,7 +27,7 @@ export type FleetRoute =
   | { to: "sessions" }
   /** `GET /v1/live/sessions`: every worker's summaries for watchers, listed together. */
   | { to: "live" }
-  /** `POST /v1/sessions`, or a free MCP session's initialize: the next worker in turn that is not full. */
+  /** `POST /v1/sessions` without a key, or a free MCP session's initialize: the next worker in turn that is not full. */
   | { to: "open" }
   /** The scenario catalogue (the same on every worker): the next worker in turn. */
   | { to: "any" }
@@ -54,13 +56,14 @@ export function workerOfSession(id: string, workers: number): number | null {
 
 /**
  * Where `method target` (the request's path and query) goes in a fleet of `workers` processes;
- * `mcpSessionId` is the request's `mcp-session-id` header, if any.
+ * `mcpSessionId` and `idempotencyKey` are the request's `mcp-session-id` and `Idempotency-Key` headers, if any.
  */
 export function routeRequest(
   method: string,
   target: string,
   workers: number,
   mcpSessionId?: string | null,
+  idempotencyKey?: string | null,
 ): FleetRoute {
   // Which part answers, by the path as sent (as a single server's dispatch in start-gym-server.ts picks it).
   const sent = target.split(/[?#]/, 1)[0] || "/";
@@ -74,7 +77,13 @@ export function routeRequest(
     const worker = tagged ? Number(tagged[1]) : Number.NaN;
     return { to: "worker", worker: Number.isInteger(worker) && worker < workers ? worker : 0 };
   }
-  if (/^\/(v1|health)(\/|$)/.test(sent)) return envRoute(method, path, workers);
+  if (/^\/(v1|health)(\/|$)/.test(sent)) {
+    const route = envRoute(method, path, workers);
+    // A keyed opening has one home, so that its retry meets the worker that remembers the key.
+    return route.to === "open" && idempotencyKey
+      ? { to: "worker", worker: hash(idempotencyKey) % workers }
+      : route;
+  }
   const site = /^\/s\/([^/]+)/.exec(path);
   if (site) {
     const id = decodeSegment(site[1]!);
@@ -120,7 +129,7 @@ function decodeSegment(segment: string): string {
   }
 }
 
-/** FNV-1a of a string: a stable home for an isolated site id. */
+/** FNV-1a of a string: a stable home for an isolated site id or a session opening's key. */
 function hash(text: string): number {
   let h = 0x811c9dc5;
   for (let i = 0; i < text.length; i++) h = Math.imul(h ^ text.charCodeAt(i), 0x01000193);

@@ -70,6 +70,28 @@ describe("serve --workers 2", () => {
     expect((await call("GET", "/v1/sessions")).body.sessions).toEqual([]);
   });
 
+  it("opens one session for one Idempotency-Key however often it is sent, as a single server does", async () => {
+    const openWith = (key: string) =>
+      call(
+        "POST",
+        "/v1/sessions",
+        { task_id: "jira-transition-v1/eval/0" },
+        { ...AUTH, "idempotency-key": key },
+      );
+    const first = await openWith("fleet-key-1");
+    const again = [
+      await openWith("fleet-key-1"),
+      await openWith("fleet-key-1"),
+      await openWith("fleet-key-1"),
+    ];
+    expect(first.status).toBe(200);
+    expect(again.map((a) => a.body.session_id)).toEqual(Array(3).fill(first.body.session_id));
+    // Another key opens another session (the fleet still spreads the load).
+    const other = await openWith("fleet-key-2");
+    expect(other.body.session_id).not.toBe(first.body.session_id);
+    for (const opened of [first, other]) await call("DELETE", `/v1/sessions/${opened.body.session_id}`);
+  });
+
   it("leaves the bearer token to the workers: without it, no /v1 route answers through the router", async () => {
     const id = await open();
     for (const [method, path] of [

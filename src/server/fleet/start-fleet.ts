@@ -147,7 +147,13 @@ export async function startFleet(options: FleetOptions): Promise<RunningFleet> {
       headers: forwardedHeaders(req),
       ...(await readBody(req)),
     };
-    const route = routeRequest(out.method, out.path, workers.length, headerOf(req, "mcp-session-id"));
+    const route = routeRequest(
+      out.method,
+      out.path,
+      workers.length,
+      headerOf(req, "mcp-session-id"),
+      headerOf(req, "idempotency-key"),
+    );
     if (route.to === "health") {
       const caller = authorize(forwardedHeaders(req).authorization as string | undefined, {
         token,
