@@ -22,6 +22,9 @@ import { defaultTools } from "../tools/catalogue.ts";
 import { createJournal, type SessionRecord } from "./journal.ts";
 import { createGymHandler } from "./start-gym-server.ts";
 
+/** What the journal folder holds besides the server's lock (src/server/fleet/journal-lock.ts). */
+const sessionFiles = (dir: string) => readdirSync(dir).filter((name) => name !== "server.lock");
+
 // Writes to the journal can be made short or failing (a full disk), one call at a time (test/support/faulty-fs.ts).
 vi.mock("node:fs", async (importOriginal) =>
   (await import("../../test/support/faulty-fs.ts")).faultyFs(await importOriginal()),
@@ -93,7 +96,7 @@ describe("serve --journal", () => {
     const before = createGymHandler({ seed: 1, journal: dir });
     const ids = await openAll(before);
     await play(before, ids, 0, 1);
-    expect(readdirSync(dir).sort()).toEqual(ids.map((id) => `${id}.jsonl`).sort());
+    expect(sessionFiles(dir).sort()).toEqual(ids.map((id) => `${id}.jsonl`).sort());
     // The first server is abandoned here without closing anything, as a killed process would be.
 
     const after = createGymHandler({ seed: 1, journal: dir });
@@ -112,7 +115,7 @@ describe("serve --journal", () => {
     expect(again.restored?.restored).toHaveLength(3);
     expect(await finish(again, ids)).toEqual(expected);
     for (const id of ids) expect((await call(again, "DELETE", `/v1/sessions/${id}`)).status).toBe(200);
-    expect(readdirSync(dir)).toEqual([]);
+    expect(sessionFiles(dir)).toEqual([]);
   });
 
   it("answers a retried call from the journal instead of applying it twice", async () => {

@@ -13,7 +13,8 @@ import { pathOf } from "../http/url-parts.ts";
 import { gateRequests } from "./auth-gate.ts";
 import { createEnvApp } from "./create-env-app.ts";
 import { workerMcpSessionId, workerSessionId } from "./fleet/fleet-routes.ts";
-import { createJournal } from "./journal.ts";
+import { lockServerJournal } from "./fleet/journal-lock.ts";
+import { createJournal, type Journal } from "./journal.ts";
 import { createMcpHttpHandler, type McpHttpHandler } from "./mcp/http-handler.ts";
 import { type RestoreReport, restoreSessions } from "./session-replay.ts";
 import { guardSessionSites, recordSessionCalls } from "./session-sites.ts";
@@ -85,7 +86,7 @@ export function createGymHandler(options: Omit<GymServerOptions, "port" | "host"
     maxSites: options.maxSites,
     clock: options.clock,
   });
-  const journal = options.journal ? createJournal(options.journal) : undefined;
+  const journal = options.journal ? openServerJournal(options.journal) : undefined;
   const sessions = createSessionStore({
     ttlMs: options.sessionTtlMs,
     maxSessions: options.maxSessions,
@@ -131,6 +132,19 @@ export function createGymHandler(options: Omit<GymServerOptions, "port" | "host"
   const fetch = gateRequests({ token: options.token, credentials }, dispatch, options.baseUrl);
   const routes = [...env.routes, ...rest.routes, ...mcp.routes].map(({ method, path }) => ({ method, path }));
   return { sites, sessions, credentials, fetch, mcp, restored, routes, journal };
+}
+
+/** The journal in `dir`, held by this server until it is closed (no other server may write there). */
+function openServerJournal(dir: string): Journal {
+  const lock = lockServerJournal(dir);
+  const journal = createJournal(dir);
+  return {
+    ...journal,
+    close() {
+      journal.close();
+      lock.release();
+    },
+  };
 }
 
 export async function startGymServer(options: GymServerOptions): Promise<RunningGymServer> {

@@ -1,13 +1,19 @@
 /**
- * The fleet's hold on its journal folder (`<journal>/fleet.lock`, the router's pid and its workers'):
- * one live fleet per folder, so a second one, or the orphaned workers of a killed router, never run on
- * the journals a running fleet uses; a lock whose router is gone is taken over once its workers exit.
+ * Holds on a journal folder, so that two processes never write the same session files (a session then
+ * holds two records with one number and is set aside at the next start):
+ * - a fleet's (`<journal>/fleet.lock`, the router's pid and its workers'): one live fleet per folder, so a
+ *   second one, or the orphaned workers of a killed router, never run on the journals a running fleet uses;
+ *   a lock whose router is gone is taken over once its workers exit;
+ * - a server's (`<journal>/server.lock`, its pid: `serve --journal`, a fleet's workers each on their own
+ *   folder): one live server per folder; a lock whose server is gone (kill -9) is taken over.
+ * Neither is taken while the other is held by a running process.
  */
 import { linkSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { UsageError } from "../../errors.ts";
 
 const LOCK_FILE = "fleet.lock";
+const SERVER_LOCK_FILE = "server.lock";
 
 interface LockRecord {
   router: number;
@@ -38,6 +44,11 @@ export async function lockJournal(journal: string, waitMs: number): Promise<Jour
       rmSync(temp, { force: true });
     }
   };
+  const server = serverHolding(journal);
+  if (server !== null)
+    throw new UsageError(
+      `the journal ${journal} is in use by a running server (pid ${server}); stop it or choose another --journal`,
+    );
   for (let attempt = 0; ; attempt++) {
     try {
       // Created with its content at once (link fails when the lock exists), so no reader sees it empty.
@@ -71,6 +82,59 @@ export async function lockJournal(journal: string, waitMs: number): Promise<Jour
       if (ours()) rmSync(file, { force: true });
     },
   };
+}
+
+/**
+ * Takes `<journal>/server.lock` for this process (a single server's journal), synchronously: refused
+ * (UsageError) while another running process holds it, or while a running fleet holds the folder. A lock
+ * left by a process that is gone, or by this pid in an earlier life, is taken over.
+ */
+export function lockServerJournal(journal: string): { release(): void } {
+  mkdirSync(journal, { recursive: true });
+  const fleet = readLock(join(journal, LOCK_FILE));
+  if (fleet && isRunning(fleet.router))
+    throw new UsageError(
+      `the journal ${journal} is in use by a running fleet (router pid ${fleet.router}); stop it or choose another --journal`,
+    );
+  const file = join(journal, SERVER_LOCK_FILE);
+  for (let attempt = 0; ; attempt++) {
+    const temp = `${file}.${process.pid}.tmp`;
+    writeFileSync(temp, JSON.stringify({ server: process.pid }));
+    try {
+      linkSync(temp, file); // fails when the lock exists: it is created with its content at once
+      break;
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== "EEXIST" || attempt >= 5) throw error;
+    } finally {
+      rmSync(temp, { force: true });
+    }
+    const held = serverHolding(journal);
+    if (held !== null)
+      throw new UsageError(
+        `the journal ${journal} is in use by a running server (pid ${held}); stop it or choose another --journal (remove ${file} if no such process runs)`,
+      );
+    rmSync(file, { force: true });
+  }
+  return {
+    release() {
+      if (serverPid(file) === process.pid) rmSync(file, { force: true });
+    },
+  };
+}
+
+/** The pid of another running process holding `<journal>/server.lock`, or null. */
+function serverHolding(journal: string): number | null {
+  const pid = serverPid(join(journal, SERVER_LOCK_FILE));
+  return pid !== null && pid !== process.pid && isRunning(pid) ? pid : null;
+}
+
+function serverPid(file: string): number | null {
+  try {
+    const { server } = JSON.parse(readFileSync(file, "utf8")) as { server?: unknown };
+    return Number.isInteger(server) ? (server as number) : null;
+  } catch {
+    return null;
+  }
 }
 
 function readLock(file: string): LockRecord | null {
