@@ -338,8 +338,9 @@ class EnvClient:
             return SessionNotFoundError(session_id, detail)
         if error.status == 401:
             return AuthenticationError(
-                f"The env server at {base} refused {method} {path} (HTTP 401): {detail}. "
-                "Pass the server's --token value as token=... (or --token / ATLAS_GYM_TOKEN).",
+                f"The env server at {base} refused {method} {path} (HTTP 401): {detail.rstrip('.')}. "
+                "Pass EnvClient(url, token=...) the server's --token value, or the API token `serve --auth` "
+                "printed (the train command and the verl loop read it from ATLAS_GYM_TOKEN).",
                 401,
                 code,
             )

@@ -100,8 +100,9 @@ def test_the_bearer_token_is_sent_and_a_refusal_says_what_to_pass(fake):
     client = EnvClient(fake.url, token="s3cret")
     client.health()
     assert fake.requests[0]["headers"]["authorization"] == "Bearer s3cret"
-    with pytest.raises(AuthenticationError, match="--token"):
+    with pytest.raises(AuthenticationError, match="--token") as refused:
         client.scenarios()
+    assert "serve --auth" in str(refused.value) and "wrong.." not in str(refused.value)
 
 
 def test_protocol_errors_carry_status_code_and_message(fake):

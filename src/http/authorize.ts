@@ -6,7 +6,8 @@
  * (`Authorization: Bearer <token>`, what the env-server clients send) or as the API token of Basic auth
  * (`Authorization: Basic base64(<email>:<token>)`, what real Jira/Confluence clients send: any site
  * user's email, which picks the acting user). With `serve --auth` the printed Basic credentials are
- * accepted too. With neither configured, everything is open (the server then listens on loopback only).
+ * accepted too, and their API token as a bearer token (what the env-server clients send). With neither
+ * configured, everything is open (the server then listens on loopback only).
  *
  * A session's API token (session-token.ts, derived from the server's token) is accepted the same two ways,
  * but only for a request within that session's scope (`session`: its site `/s/<id>/...`, or `/mcp` bound
@@ -71,6 +72,7 @@ export function authorize(
     sameSecret(basic.apiToken, credentials.apiToken)
   )
     return ok(basic.email);
+  if (bearer !== undefined && credentials && sameSecret(bearer, credentials.apiToken)) return ok(null);
   return refuse("wrong", policy);
 }
 
@@ -79,7 +81,7 @@ const ok = (email: string | null): AuthDecision => ({ ok: true, email });
 function refuse(reason: "missing" | "wrong", policy: AuthPolicy): AuthDecision {
   const hint = policy.token
     ? "send Authorization: Bearer <token>, or Basic auth with the token as the API token (the server's --token)"
-    : "send Basic auth with the email and API token printed by serve --auth";
+    : "send Basic auth with the email and API token printed by serve --auth, or that API token as a bearer token";
   return { ok: false, reason, hint };
 }
 

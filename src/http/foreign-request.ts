@@ -17,7 +17,8 @@
  * but GET, HEAD and OPTIONS) and carries an Origin that is not this server (loopback, same port). Clients
  * that are not browsers (the Python client, jira.js, curl, agent stacks) send a loopback Host and neither
  * header. A server with a token needs none of this (a page cannot know the token), but a browser that holds
- * the view's cookie still sends it from another port of the same host: `crossOriginWrite` is that check.
+ * the view's cookie, or Basic credentials it saved, still sends them from another origin: `crossOriginWrite`
+ * is that check, and `pageSentBasicWrite` applies it to Basic auth.
  */
 import { isLoopback } from "./listen-guard.ts";
 
@@ -63,6 +64,18 @@ export function crossOriginWrite(method: string, header: HeaderOf): string | nul
   return null;
 }
 
+/**
+ * Why a write on Basic auth is refused (a sentence), or null: a page on another origin sent it
+ * (`crossOriginWrite`). A browser sends Basic credentials it has saved on its own (every 401 of these
+ * servers asks for them), as it sends a cookie; a bearer token it never sends unasked.
+ */
+export function pageSentBasicWrite(method: string, header: HeaderOf): string | null {
+  const authorization = header("authorization");
+  return authorization && BASIC.test(authorization) ? crossOriginWrite(method, header) : null;
+}
+
+const BASIC = /^Basic\s/i;
+
 /** A page the browser opens itself (a link followed, a URL typed), not a frame or a sub-resource. */
 function openedAtTopLevel(verb: string, header: HeaderOf): boolean {
   return (
@@ -106,6 +119,20 @@ function originPort(url: URL): string {
 }
 
 type Fetch = (request: Request) => Response | Promise<Response>;
+
+/**
+ * Wraps the fetch handler of a server with credentials: a write on Basic auth that a page on another
+ * origin sent (`pageSentBasicWrite`) is answered by `refuse`, as `refuseForeignRequests` answers.
+ */
+export function refusePageSentBasicWrites(
+  fetch: Fetch,
+  refuse: (request: Request, message: string) => Response,
+): Fetch {
+  return (request) => {
+    const why = pageSentBasicWrite(request.method, (name) => request.headers.get(name));
+    return why === null ? fetch(request) : refuse(request, `Forbidden: ${why}.`);
+  };
+}
 
 /**
  * Wraps a token-less server's fetch handler: a foreign request is answered by `refuse` (with the request

@@ -11,7 +11,7 @@ import { AGENT_EMAIL } from "../sandbox/fixtures/default-site.ts";
 import type { Credentials } from "./basic-auth.ts";
 import { createRestApp, type RestAppOptions } from "./create-rest-app.ts";
 import { vendorErrorResponse } from "./dialect.ts";
-import { refuseForeignRequests } from "./foreign-request.ts";
+import { refuseForeignRequests, refusePageSentBasicWrites } from "./foreign-request.ts";
 import { refuseOpenListen } from "./listen-guard.ts";
 import { createSiteRegistry, type SiteRegistry } from "./site-registry.ts";
 
@@ -69,12 +69,12 @@ export async function startServer({
   refuseOpenListen({ host, token: credentials?.apiToken, exposes: "change its sites", tokenFlag: "auth" });
   const sites = createSiteRegistry(seed);
   const app = createRestApp({ sites, credentials, observe });
-  // With --auth the app checks the credentials; without, a web page's requests are still refused.
+  // With --auth the app checks the credentials (and refuses a page's writes on saved Basic credentials);
+  // without, a web page's requests are still refused.
+  const refuse = (request: Request, message: string) => vendorErrorResponse(getPath(request), 403, message);
   const fetch = credentials
-    ? app.fetch
-    : refuseForeignRequests(app.fetch, (request, message) =>
-        vendorErrorResponse(getPath(request), 403, message),
-      );
+    ? refusePageSentBasicWrites(app.fetch, refuse)
+    : refuseForeignRequests(app.fetch, refuse);
   const server = await listen(fetch, port, host);
   return { url: server.url, sites, credentials, close: server.close };
 }

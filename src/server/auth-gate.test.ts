@@ -122,6 +122,53 @@ describe("the auth gate of atlas-gym serve", () => {
     }
   });
 
+  it("refuses a write on Basic auth that a page on another origin sent, as a browser sends saved credentials", async () => {
+    const handler = createGymHandler({ seed: 1, token: TOKEN });
+    const sid = await openSession(handler.fetch);
+    const post = (path: string, authorization: string, headers: Record<string, string> = {}) =>
+      handler.fetch(
+        new Request(`http://gym.test${path}`, {
+          method: "POST",
+          headers: { authorization, "content-type": "text/plain", ...headers },
+          body: JSON.stringify({ task_id: "jira-transition-v1/eval/0" }),
+        }),
+      );
+    const saved = basic("agent@example.com", TOKEN);
+    for (const page of [{ origin: "http://evil.example" }, { "sec-fetch-site": "cross-site" }]) {
+      const refused = await post("/v1/sessions", saved, page);
+      expect(refused.status).toBe(403);
+      expect(((await refused.json()) as { code: string }).code).toBe("forbidden");
+    }
+    const comment = await handler.fetch(
+      new Request(`http://gym.test/s/${sid}/rest/api/3/issue/ENG-1/comment`, {
+        method: "POST",
+        headers: { authorization: saved, "content-type": "application/json", origin: "http://evil.example" },
+        body: JSON.stringify({ body: "from a page" }),
+      }),
+    );
+    expect(comment.status).toBe(403);
+    expect(await comment.json()).toMatchObject({
+      errorMessages: [expect.stringContaining("another origin")],
+    });
+    expect(handler.sessions.size).toBe(1);
+    expect(handler.sessions.get(sid).episode.calls).toEqual([]);
+    // A bearer token is never sent unasked, and a client that is no browser sends no Origin: both pass.
+    expect((await post("/v1/sessions", `Bearer ${TOKEN}`, { origin: "http://evil.example" })).status).toBe(
+      200,
+    );
+    expect((await post("/v1/sessions", saved)).status).toBe(200);
+    expect((await post("/v1/sessions", saved, { "sec-fetch-site": "same-origin" })).status).toBe(200);
+  });
+
+  it("takes the API token serve --auth prints as a bearer token too, as the env-server clients send it", async () => {
+    const handler = createGymHandler({ seed: 1, auth: true, apiToken: "printed-api-token" });
+    const get = (authorization: string) =>
+      handler.fetch(new Request("http://gym.test/v1/scenarios", { headers: { authorization } }));
+    expect((await get("Bearer printed-api-token")).status).toBe(200);
+    expect((await get(basic("agent@example.com", "printed-api-token"))).status).toBe(200);
+    expect((await get("Bearer guess")).status).toBe(401);
+  });
+
   it("refuses to listen beyond loopback without a token", async () => {
     await expect(startGymServer({ port: 0, seed: 1, host: "0.0.0.0" })).rejects.toThrow(/without a token/);
     expect(["127.0.0.1", "127.4.0.9", "localhost", "::1", "[::1]"].every(isLoopback)).toBe(true);

@@ -15,7 +15,10 @@
  * hold the trainer's view of a session (MCP's score resource) keep it from the agent.
  *
  * A server without a token or credentials (loopback only) still refuses, 403 in the same shapes, what a
- * web page could have sent it: DNS rebinding and cross-site writes (src/http/foreign-request.ts).
+ * web page could have sent it: DNS rebinding and cross-site writes (src/http/foreign-request.ts). With
+ * credentials, a write that passed on Basic auth is refused the same way when a page on another origin
+ * sent it: a browser sends Basic credentials it has saved on its own (every 401 here asks for them), so a
+ * page could otherwise post with them. A bearer token no browser sends unasked.
  */
 import { getPath } from "hono/utils/url";
 import {
@@ -26,7 +29,7 @@ import {
   VENDOR_UNAUTHENTICATED,
 } from "../http/authorize.ts";
 import { vendorErrorResponse } from "../http/dialect.ts";
-import { refuseForeignRequests } from "../http/foreign-request.ts";
+import { refuseForeignRequests, refusePageSentBasicWrites } from "../http/foreign-request.ts";
 import { rememberAccepted } from "../http/remembered-auth.ts";
 import { pathOf } from "../http/url-parts.ts";
 import { VERSION } from "../version.ts";
@@ -66,6 +69,10 @@ export function gateRequests(policy: AuthPolicy, fetch: Fetch, publicUrl?: strin
       publicUrl,
     );
   const { token } = policy;
+  const guarded = refusePageSentBasicWrites(fetch, (request, message) => {
+    const surface = surfaceOf(pathOf(request.url));
+    return forbidden(surface, refusedPath(request, surface), message);
+  });
   const decide = rememberAccepted((header) => authorize(header, policy));
   const scopes = new Map<string, ReturnType<typeof rememberAccepted<AuthDecision>>>();
   const decideIn = (session: string) => {
@@ -86,7 +93,7 @@ export function gateRequests(policy: AuthPolicy, fetch: Fetch, publicUrl?: strin
       if (session !== null) decision = decideIn(session)(header);
       if (decision.ok) AGENT_REQUESTS.add(request);
     }
-    if (decision.ok) return fetch(request);
+    if (decision.ok) return guarded(request);
     const surface = surfaceOf(pathOf(request.url));
     return refusal(surface, refusedPath(request, surface), decision.reason, decision.hint);
   };
