@@ -134,7 +134,10 @@ describe("the auth gate of atlas-gym serve", () => {
         }),
       );
     const saved = basic("agent@example.com", TOKEN);
-    for (const page of [{ origin: "http://evil.example" }, { "sec-fetch-site": "cross-site" }]) {
+    for (const page of [{ origin: "http://evil.example" }, { "sec-fetch-site": "cross-site" }] as Record<
+      string,
+      string
+    >[]) {
       const refused = await post("/v1/sessions", saved, page);
       expect(refused.status).toBe(403);
       expect(((await refused.json()) as { code: string }).code).toBe("forbidden");

@@ -112,6 +112,10 @@ describe("idempotency keys", () => {
     const numbered = { ...(await transitionArgs(handler, sid)), seq: 1 };
     expect((await send(handler, "POST", tool, numbered)).replayed).toBeNull();
     expect((await send(handler, "POST", tool, numbered)).replayed).toBeNull();
+    // Under that number, other arguments without a key are another call: refused, never that call's answer.
+    const otherCall = await send(handler, "POST", tool, { arguments: { issueIdOrKey: "ENG-2" }, seq: 1 });
+    expect(otherCall.status).toBe(409);
+    expect(JSON.parse(otherCall.text)).toMatchObject({ code: "seq_conflict", last_seq: 1 });
     const other = await send(handler, "POST", tool, { arguments: { issueIdOrKey: "ENG-2" } }, "t-1");
     expect(other.status).toBe(422);
     expect(JSON.parse(other.text).code).toBe("idempotency_key_reused");

@@ -132,6 +132,9 @@ describe("serve --journal", () => {
       answer,
     );
     expect((await call(after, "GET", `/v1/sessions/${id}/trace`)).body.calls).toHaveLength(1);
+    // Another call under that number is refused after the restart too (the journal keeps the call as sent).
+    const another = await call(after, "POST", path(second!.name), { arguments: second!.arguments, seq: 1 });
+    expect(another.body).toMatchObject({ code: "seq_conflict", last_seq: 1 });
     const skipped = await call(after, "POST", path(second!.name), { arguments: second!.arguments, seq: 3 });
     expect(skipped.status).toBe(409);
     expect(skipped.body).toMatchObject({

@@ -46,6 +46,11 @@ export interface CallOptions {
   key?: KeyedRequest;
 }
 
+/** A tool call as its client sent it (name and arguments), to tell a retry from another call. */
+export function sentCall(call: ToolCallRequest): string {
+  return JSON.stringify([call.name, call.arguments]);
+}
+
 /**
  * Thrown when a call's sequence number is neither the next one nor a retry of the last one. Its body
  * carries `last_seq`, the number of the call last applied, so a client unsure whether its last call ran
@@ -53,14 +58,17 @@ export interface CallOptions {
  */
 export class SequenceError extends EnvRequestError {
   override name = "SequenceError";
-  /** `taken`: the number is the last call's, but the request carries another Idempotency-Key than it. */
-  constructor(sessionId: string, seq: number, last: number, why: "order" | "taken" = "order") {
+  /**
+   * `taken`: the number is the last call's, but the request carries another Idempotency-Key than it;
+   * `other`: the number is the last call's, but the request (without a key) is another call than it.
+   */
+  constructor(sessionId: string, seq: number, last: number, why: "order" | "taken" | "other" = "order") {
     super(
       409,
       "seq_conflict",
-      why === "taken"
-        ? `Call number ${seq} on session ${sessionId} was already applied for a request with another Idempotency-Key, so this call did not run: send ${last + 1} for a new call.`
-        : `Call number ${seq} on session ${sessionId} is out of order: the last call applied was number ${last}, so send ${last + 1} for a new call or ${last} to get the last answer again.`,
+      why === "order"
+        ? `Call number ${seq} on session ${sessionId} is out of order: the last call applied was number ${last}, so send ${last + 1} for a new call or ${last} to get the last answer again.`
+        : `Call number ${seq} on session ${sessionId} was already applied for ${why === "taken" ? "a request with another Idempotency-Key" : "another tool or other arguments"}, so this call did not run: send ${last + 1} for a new call.`,
       {},
       { last_seq: last },
     );
@@ -92,17 +100,21 @@ export function answerToolCall(
     const kept = key ? session.kept.find(key) : undefined;
     if (kept && "tool" in kept) return { result: kept.tool, replayed: true };
     if (kept) throw new IdempotencyConflictError(key!.key);
+    // The call as sent, before the tool sees it (a tool may normalise its arguments).
+    const sent = seq === undefined ? null : sentCall(call);
     if (seq !== undefined) {
       if (seq === session.lastSeq && session.lastResult) {
-        // Another key than that call's: another call sent under a number already used, never its answer.
+        // Another key than that call's, or another call: sent under a number already used, never its answer.
         if (key && session.lastKey !== null && key.key !== session.lastKey)
           throw new SequenceError(session.id, seq, session.lastSeq, "taken");
+        if (!key && session.lastCall !== null && sent !== session.lastCall)
+          throw new SequenceError(session.id, seq, session.lastSeq, "other");
         return { result: session.lastResult, replayed: false };
       }
       if (seq !== session.lastSeq + 1) throw new SequenceError(session.id, seq, session.lastSeq);
     }
     // The arguments as sent (a tool may normalise what it is given), for the journal.
-    const sent = session.journaled ? structuredClone(call.arguments) : undefined;
+    const sentArguments = session.journaled ? structuredClone(call.arguments) : undefined;
     const result = episode.step(call, options.tools);
     // Journaled before the session remembers it: a line that cannot be written undoes the call
     // (sessions.ts), and the client's retry of it (same seq, same key) must then run it afresh.
@@ -110,7 +122,7 @@ export function answerToolCall(
       session.log({
         t: "step",
         name: call.name,
-        arguments: sent,
+        arguments: sentArguments,
         set,
         ...(seq === undefined ? {} : { seq }),
         ...(key ? { key: key.key, fp: key.fingerprint } : {}),
@@ -118,7 +130,12 @@ export function answerToolCall(
         ...hashAfter(episode, result),
       });
     if (seq !== undefined)
-      [session.lastSeq, session.lastResult, session.lastKey] = [seq, result, key?.key ?? null];
+      [session.lastSeq, session.lastResult, session.lastKey, session.lastCall] = [
+        seq,
+        result,
+        key?.key ?? null,
+        sent,
+      ];
     if (key) session.kept.keep(key, { tool: result });
     return { result, replayed: false };
   });

@@ -14,7 +14,7 @@ import { OPERATIONS } from "../sandbox/operations.ts";
 import type { ToolCallResult } from "../tools/tool-call-result.ts";
 import { JOURNAL_VERSION, type Journal, type JournaledSession } from "./journal.ts";
 import { openSession } from "./open-session.ts";
-import { answerDigest, hashAfter } from "./session-calls.ts";
+import { answerDigest, hashAfter, sentCall } from "./session-calls.ts";
 import type { Session, SessionStore } from "./sessions.ts";
 import type { TaskSource } from "./task-source.ts";
 
@@ -65,10 +65,17 @@ function replay(store: SessionStore, tasks: TaskSource, entry: JournaledSession)
     switch (record.t) {
       case "step": {
         const tools = record.set === "default" ? undefined : taskTools(episode.scenario, record.set);
-        const result = episode.step({ name: record.name, arguments: record.arguments }, tools);
+        const call = { name: record.name, arguments: record.arguments };
+        const sent = record.seq === undefined ? null : sentCall(call);
+        const result = episode.step(call, tools);
         check(result, record);
         if (record.seq !== undefined)
-          [session.lastSeq, session.lastResult, session.lastKey] = [record.seq, result, record.key ?? null];
+          [session.lastSeq, session.lastResult, session.lastKey, session.lastCall] = [
+            record.seq,
+            result,
+            record.key ?? null,
+            sent,
+          ];
         if (record.key !== undefined)
           session.kept.keep({ key: record.key, fingerprint: record.fp! }, { tool: result });
         break;

@@ -46,6 +46,8 @@ export interface Session {
   lastResult: ToolCallResult | null;
   /** That call's Idempotency-Key (null: it had none): a call with another key is not its retry. */
   lastKey: string | null;
+  /** That call as sent (`sentCall`): a call under its number without a key must match it to be its retry. */
+  lastCall: string | null;
   /** Answers kept by idempotency key (REST writes on its site and tool calls; see idempotency.ts). */
   readonly kept: KeptAnswers<KeptAnswer>;
   /** The keyed REST request running now under the call lock (set by the session-site guard), or null. */
@@ -190,6 +192,7 @@ export function createSessionStore(options: SessionStoreOptions = {}): SessionSt
       lastSeq: 0,
       lastResult: null,
       lastKey: null,
+      lastCall: null,
       kept: new KeptAnswers<KeptAnswer>(),
       restKey: null,
       openKey: null,
