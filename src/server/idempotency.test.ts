@@ -93,6 +93,51 @@ describe("idempotency keys", () => {
     expect(trace.calls.filter((c: { name: string }) => c.name.startsWith("POST"))).toHaveLength(6);
   });
 
+  it("takes another acting user's same request under a key for another request, never its answer", async () => {
+    const handler = createGymHandler({ seed: 1 });
+    const sid = await openSession(handler);
+    const as = (email: string) =>
+      handler.fetch(
+        new Request(`http://gym.test/s/${sid}/rest/api/3/issue/ENG-1/comment`, {
+          method: "POST",
+          headers: {
+            "content-type": "application/json",
+            "idempotency-key": "u-1",
+            authorization: `Basic ${Buffer.from(`${email}:x`).toString("base64")}`,
+          },
+          body: JSON.stringify(comment("mine")),
+        }),
+      );
+    const agent = await as("agent@example.com");
+    expect(agent.status).toBe(201);
+    expect((await as("agent@example.com")).headers.get("idempotent-replayed")).toBe("true");
+    const other = await as("alex.chen@example.com");
+    expect(other.status).toBe(422);
+    expect(other.headers.get("idempotent-replayed")).toBeNull();
+  });
+
+  it("reads a write's body before taking the session's lock: a client slow to send it holds up nothing", async () => {
+    const handler = createGymHandler({ seed: 1 });
+    const sid = await openSession(handler);
+    const stalled = new ReadableStream<Uint8Array>({
+      start(controller) {
+        controller.enqueue(new TextEncoder().encode('{"body":'));
+      },
+    });
+    const pending = handler.fetch(
+      new Request(`http://gym.test/s/${sid}/rest/api/3/issue/ENG-1/comment`, {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body: stalled,
+        duplex: "half",
+      } as RequestInit),
+    );
+    // The trainer's calls on the session answer while the agent's body is still on its way.
+    expect((await send(handler, "GET", `/v1/sessions/${sid}/trace`)).status).toBe(200);
+    expect((await send(handler, "POST", `/v1/sessions/${sid}/score`, {})).status).toBe(200);
+    void pending.catch(() => undefined);
+  });
+
   it("applies a keyed tool call and a keyed opening once", async () => {
     const handler = createGymHandler({ seed: 1 });
     const sid = await openSession(handler, "open-1");

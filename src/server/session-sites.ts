@@ -8,6 +8,7 @@
  */
 
 import { getPath } from "hono/utils/url";
+import { decodeBasic } from "../http/basic-auth.ts";
 import type { ObservedRequest } from "../http/create-rest-app.ts";
 import { vendorErrorResponse } from "../http/dialect.ts";
 import { keepBodyText, readBodyText } from "../http/read-body.ts";
@@ -57,18 +58,20 @@ export function guardSessionSites(store: SessionStore, restFetch: Fetch): Fetch 
 
 /**
  * The idempotency key of a write and its request's fingerprint: method, path (as the router decodes it,
- * so two spellings of one path are one request) and query, body.
+ * so two spellings of one path are one request) and query, the acting user (Basic auth's email picks it:
+ * another user's same request is another write), body. A write's body is read here, before the session's
+ * lock is taken, keyed or not: a client slow to send it holds up no other call on the session.
  */
 async function keyedRequest(request: Request, path: string): Promise<KeyedRequest | null> {
   if (request.method === "GET" || request.method === "HEAD") return null;
-  const key = keyOf(request.headers);
-  if (key === null) return null;
   // Read once here and kept for the facade, which reads the same text (or the same refusal) after.
   const body = await readBodyText(request);
   keepBodyText(request, body);
-  if (body === null) return null; // too large: the facade refuses it (413) and nothing is kept
+  const key = keyOf(request.headers);
+  if (key === null || body === null) return null; // too large: the facade refuses it (413), nothing kept
   const target = path + queryOf(request.url);
-  return keyed(key, request.method, target, body);
+  const user = decodeBasic(request.headers.get("authorization"))?.email ?? null;
+  return keyed(key, request.method, target, user, body);
 }
 
 /** The REST facade's observe hook: records each answered operation on the owning session's trace. */
