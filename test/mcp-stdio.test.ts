@@ -6,6 +6,7 @@
  * bridged. Seven spawns, run concurrently; the HTTP suite covers every scenario and set, and
  * src/cli/commands/mcp.test.ts the flags.
  */
+import { spawn } from "node:child_process";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { loadEvalSplit } from "../src/scenarios/frozen.ts";
 import { findScenario } from "../src/scenarios/index.ts";
@@ -14,6 +15,7 @@ import { FINAL_ANSWER_TOOL } from "../src/server/mcp/final-answer.ts";
 import { type RunningGymServer, startGymServer } from "../src/server/start-gym-server.ts";
 import { type ToolSetName, toolSet } from "../src/tools/aliases/tool-sets.ts";
 import {
+  BIN,
   callTool,
   connectStdio,
   readJson,
@@ -134,6 +136,55 @@ describe.concurrent("atlas-gym mcp over stdio", () => {
       } finally {
         await client.close();
       }
+    });
+
+    it("answers every request of lines written at once, stdin closed at once after them", async () => {
+      const auth = { authorization: "Bearer s3cret", "content-type": "application/json" };
+      const opened = await fetch(`${server.url}/v1/sessions`, {
+        method: "POST",
+        headers: auth,
+        body: JSON.stringify({ task_id: "jira-transition-v1/eval/0" }),
+      });
+      const { session_id: sid } = (await opened.json()) as { session_id: string };
+      const lines = [
+        {
+          jsonrpc: "2.0",
+          id: 1,
+          method: "initialize",
+          params: {
+            protocolVersion: "2025-06-18",
+            capabilities: {},
+            clientInfo: { name: "pipe", version: "1" },
+          },
+        },
+        { jsonrpc: "2.0", method: "notifications/initialized" },
+        { jsonrpc: "2.0", id: 2, method: "tools/list" },
+        {
+          jsonrpc: "2.0",
+          id: 3,
+          method: "tools/call",
+          params: { name: "jira_get_issue", arguments: { issueIdOrKey: "ENG-1" } },
+        },
+      ];
+      const args = ["mcp", "--session", sid, "--server", server.url, "--token", "s3cret"];
+      const out = await new Promise<string>((resolve) => {
+        const child = spawn(BIN, args);
+        let text = "";
+        child.stdout.on("data", (d: Buffer) => {
+          text += d;
+        });
+        child.on("exit", () => resolve(text));
+        child.stdin.end(`${lines.map((line) => JSON.stringify(line)).join("\n")}\n`);
+      });
+      const answers = out
+        .trim()
+        .split("\n")
+        .map((line) => JSON.parse(line) as { id: number; result?: { tools?: unknown[]; isError?: boolean } });
+      expect(answers.map((a) => a.id).sort()).toEqual([1, 2, 3]);
+      expect(answers.find((a) => a.id === 2)?.result?.tools?.length).toBeGreaterThan(0);
+      expect(answers.find((a) => a.id === 3)?.result?.isError).toBe(false);
+      const trace = await fetch(`${server.url}/v1/sessions/${sid}/trace`, { headers: auth });
+      expect(((await trace.json()) as { calls: unknown[] }).calls).toHaveLength(1);
     });
 
     it("earns a refusal with submit_final_answer, scored without final_message", async () => {

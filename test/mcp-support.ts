@@ -13,7 +13,7 @@ import { findScenario } from "../src/scenarios/index.ts";
 import { FINAL_ANSWER_TOOL } from "../src/server/mcp/final-answer.ts";
 import type { ToolSetName } from "../src/tools/aliases/tool-sets.ts";
 
-const BIN = new URL("../bin/atlas-gym", import.meta.url).pathname;
+export const BIN = new URL("../bin/atlas-gym", import.meta.url).pathname;
 
 export interface Connected {
   client: Client;

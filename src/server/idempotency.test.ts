@@ -135,7 +135,7 @@ describe("idempotency keys", () => {
     // The trainer's calls on the session answer while the agent's body is still on its way.
     expect((await send(handler, "GET", `/v1/sessions/${sid}/trace`)).status).toBe(200);
     expect((await send(handler, "POST", `/v1/sessions/${sid}/score`, {})).status).toBe(200);
-    void pending.catch(() => undefined);
+    void Promise.resolve(pending).catch(() => undefined);
   });
 
   it("applies a keyed tool call and a keyed opening once", async () => {

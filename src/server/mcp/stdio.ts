@@ -23,32 +23,56 @@ export async function serveStdio(binding: McpBinding): Promise<void> {
   await server.close();
 }
 
-/** Relays stdio to `url` (a `/mcp` endpoint with its query) until stdin closes. */
+/**
+ * Relays stdio to `url` (a `/mcp` endpoint with its query) until stdin closes. Messages sent before the
+ * `initialize` request has its answer wait for it (the server opens the MCP session there, and a request
+ * without its id would be refused), so a client may write them all at once; once stdin ends, the requests
+ * still on their way get their answers (up to a minute) before the bridge closes the session.
+ */
 export async function bridgeStdio(url: URL, token?: string): Promise<void> {
   const headers: Record<string, string> = token ? { authorization: `Bearer ${token}` } : {};
   const remote = new StreamableHTTPClientTransport(url, { requestInit: { headers } });
   const local = new StdioServerTransport();
-  local.onmessage = (message) => {
+  const waiting = new Set<string | number>(); // ids of the requests relayed and not yet answered
+  let answered: () => void = () => undefined;
+  let initialized: Promise<unknown> = Promise.resolve();
+  const relay = (message: JSONRPCMessage) =>
     remote.send(message).catch((error: Error) => {
       // A request the server could not answer still gets an answer, so the client does not wait forever.
       if ("method" in message && "id" in message)
-        void local.send({
+        settle({
           jsonrpc: "2.0",
           id: message.id,
           error: { code: -32000, message: `atlas-gym serve at ${url.origin}: ${error.message}` },
         });
     });
+  const settle = (message: JSONRPCMessage) => {
+    const id = "id" in message ? message.id : undefined;
+    if (("result" in message || "error" in message) && id !== undefined && id !== null) waiting.delete(id);
+    void local.send(message);
+    if (waiting.size === 0) answered();
+  };
+  local.onmessage = (message) => {
+    if ("method" in message && "id" in message) waiting.add(message.id);
+    const isInitialize = "method" in message && message.method === "initialize";
+    const sent = isInitialize ? relay(message) : initialized.then(() => relay(message));
+    if (isInitialize) initialized = sent;
   };
   remote.onmessage = (message: JSONRPCMessage) => {
     const result = "result" in message ? (message.result as { protocolVersion?: unknown }) : undefined;
     if (typeof result?.protocolVersion === "string") remote.setProtocolVersion(result.protocolVersion);
-    void local.send(message);
+    settle(message);
   };
   remote.onerror = (error) => console.error(`atlas-gym mcp: ${error.message}`);
   const closed = untilClosed(local);
   await remote.start();
   await local.start();
   await closed;
+  if (waiting.size > 0)
+    await new Promise<void>((resolve) => {
+      answered = resolve;
+      setTimeout(resolve, 60_000).unref();
+    });
   await remote.terminateSession().catch(() => undefined);
   await Promise.all([remote.close(), local.close()]);
 }
@@ -65,7 +89,11 @@ function untilClosed(transport: StdioServerTransport): Promise<void> {
     process.stdin.once("close", resolve);
     transport.onclose = () => resolve();
     transport.onerror = (error) => {
-      console.error(`atlas-gym mcp: ${error.message}`);
+      // The SDK's reason for a line that is no JSON-RPC message is a long schema dump: one line says it.
+      const invalid = error.name === "ZodError" || error.message.trimStart().startsWith("[");
+      console.error(
+        `atlas-gym mcp: ${invalid ? "a line that is not a JSON-RPC message was refused" : error.message}`,
+      );
       if (/exceeded maximum size/.test(error.message)) {
         process.exitCode = 1;
         return;
