@@ -19,6 +19,8 @@ import { fileURLToPath } from "node:url";
 
 const BIN = fileURLToPath(new URL("../../../bin/atlas-gym", import.meta.url));
 const URL_LINE = /atlas-gym serving seed \d+ at (http:\/\/\S+)/;
+/** What the server says of its journal at start (`Journal: <dir> (N sessions rebuilt...)`). */
+const JOURNAL_LINE = /^\s*Journal:\s+(.*)$/m;
 
 /**
  * Set (to "stdin") in a supervised worker's environment: its stdin is the supervisor's lifeline, and the
@@ -77,7 +79,11 @@ export async function startWorkerProcess(options: WorkerProcessOptions): Promise
     "--host",
     "127.0.0.1",
   ];
-  const launch = () => start(args, options.env ?? {}, options.output ?? "inherit", options.onSpawn);
+  // What each start rebuilt from the journal is said, as a single server prints it.
+  const launch = () =>
+    start(args, options.env ?? {}, options.output ?? "inherit", options.onSpawn, (journal) =>
+      log(`${name}: journal ${journal}`),
+    );
   let child = await launch();
   let up = true;
   let restarts = 0;
@@ -162,12 +168,13 @@ export async function startWorkerProcess(options: WorkerProcessOptions): Promise
   };
 }
 
-/** Starts `atlas-gym serve` and resolves once it prints its URL. */
+/** Starts `atlas-gym serve` and resolves once it prints its URL and journal line (given to `onJournal`). */
 function start(
   args: string[],
   env: Record<string, string>,
   output: "inherit" | "ignore",
   onSpawn?: (pid: number) => void,
+  onJournal?: (line: string) => void,
 ): Promise<ChildProcess> {
   return new Promise((resolve, reject) => {
     // stdin: the lifeline (see the top). This end is never written to; it closes when this process ends.
@@ -180,11 +187,14 @@ function start(
     let out = "";
     const onData = (chunk: Buffer) => {
       out += chunk;
-      if (URL_LINE.test(out)) {
-        child.stdout!.off("data", onData);
-        child.stdout!.resume(); // keep draining the server's output
-        resolve(child);
-      }
+      if (!URL_LINE.test(out)) return;
+      // The journal line comes right after the URL line (a server always has one here).
+      const journal = JOURNAL_LINE.exec(out);
+      if (journal === null && out.length < 65_536) return;
+      if (journal !== null) onJournal?.(journal[1]!.trim());
+      child.stdout!.off("data", onData);
+      child.stdout!.resume(); // keep draining the server's output
+      resolve(child);
     };
     child.stdout!.on("data", onData);
     child.once("error", reject);
