@@ -1,6 +1,7 @@
 /**
  * An issue's history (jira/history.ts) as Jira presents it: a Changelog bean per entry, and the
- * `changelog` expansion of getIssue and JQL search (a PageOfChangelogs holding the first 100, oldest first).
+ * `changelog` expansion of getIssue and JQL search (a PageOfChangelogs holding the most recent 100, newest
+ * first, as the published document describes the expansion: "sorted by date, starting from the most recent").
  */
 import { jiraTime } from "../clock.ts";
 import type { Site } from "../site.ts";
@@ -21,10 +22,13 @@ export function presentChange(site: Site, base: string, change: IssueChange) {
   };
 }
 
-/** getIssue's `changelog` expansion: the issue's first 100 history entries, oldest first. */
+/**
+ * The `changelog` expansion: the issue's most recent 100 history entries, newest first (an older one is
+ * read from getChangeLogs, which pages through all of them oldest first).
+ */
 export function changelogExpansion(site: Site, base: string, issueId: string) {
   const histories = historyOf(site, issueId);
-  const shown = histories.slice(0, CHANGELOG_PAGE_CAP);
+  const shown = histories.slice(-CHANGELOG_PAGE_CAP).reverse();
   return {
     startAt: 0,
     maxResults: shown.length,

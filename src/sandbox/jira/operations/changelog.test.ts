@@ -111,13 +111,14 @@ describe("issue history (getChangeLogs and expand=changelog)", () => {
       fields: ["summary"],
     }).body as { changelog: { histories: Change[]; total: number; startAt: number } };
     expect(bean.changelog).toMatchObject({ startAt: 0, total: 3 });
-    expect(bean.changelog.histories).toEqual(page.values);
+    // The expansion lists the most recent first, as the published document says; the changelog pages oldest first.
+    expect(bean.changelog.histories).toEqual([...page.values].reverse());
     const found = call(site, "searchAndReconsileIssuesUsingJql", {
       jql: `key = ${issue.key}`,
       fields: ["summary"],
       expand: "changelog",
     }).body as { issues: { changelog: { histories: Change[] } }[] };
-    expect(found.issues[0]!.changelog.histories).toEqual(page.values);
+    expect(found.issues[0]!.changelog.histories).toEqual([...page.values].reverse());
   });
 
   it("pages by startAt and maxResults, with nextPage until the last", () => {
@@ -142,6 +143,23 @@ describe("issue history (getChangeLogs and expand=changelog)", () => {
     expect(changelog(site, issue.key, { maxResults: 500 }).maxResults).toBe(100);
     expect(call(site, "getChangeLogs", { issueIdOrKey: "ENG-99999" }).status).toBe(404);
     expect(call(site, "getChangeLogs", { issueIdOrKey: issue.key, startAt: -1 }).status).toBe(400);
+  });
+
+  it("expands the most recent 100 entries of a longer history, newest first", () => {
+    const site = createSite({ seed: 1 });
+    const issue = unassignedToDo(site);
+    for (let i = 1; i <= 105; i++)
+      expect(
+        call(site, "editIssue", { issueIdOrKey: issue.key }, { fields: { summary: `Edit ${i}` } }).status,
+      ).toBe(204);
+    const { changelog: expanded } = call(site, "getIssue", {
+      issueIdOrKey: issue.key,
+      expand: ["changelog"],
+      fields: ["summary"],
+    }).body as { changelog: { histories: Change[]; total: number; maxResults: number } };
+    expect(expanded).toMatchObject({ total: 105, maxResults: 100 });
+    const summaries = expanded.histories.map((h) => h.items[0]!.toString);
+    expect([summaries[0], summaries[99]]).toEqual(["Edit 105", "Edit 6"]);
   });
 
   it("notes a new link on both issues, as each reads it", () => {
