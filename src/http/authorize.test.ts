@@ -33,7 +33,9 @@ describe("the auth decision", () => {
     const credentials = { email: "agent@example.com", apiToken: "abc" };
     expect(authorize(basic("agent@example.com", "abc"), { credentials }).ok).toBe(true);
     expect(authorize(basic("other@example.com", "abc"), { credentials }).ok).toBe(false);
-    expect(authorize("Bearer abc", { credentials }).ok).toBe(false);
+    // Their API token as a bearer token too (what the env-server clients send); any other is refused.
+    expect(authorize("Bearer abc", { credentials }).ok).toBe(true);
+    expect(authorize("Bearer abd", { credentials }).ok).toBe(false);
     const both = { credentials, token: "s3cret" };
     expect(authorize(basic("agent@example.com", "abc"), both).ok).toBe(true);
     expect(authorize("Bearer s3cret", both).ok).toBe(true);

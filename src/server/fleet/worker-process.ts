@@ -79,11 +79,11 @@ export async function startWorkerProcess(options: WorkerProcessOptions): Promise
     "--host",
     "127.0.0.1",
   ];
-  // What each start rebuilt from the journal is said, as a single server prints it.
+  // What a start rebuilt from the journal (or set aside) is said, as a single server prints it.
   const launch = () =>
-    start(args, options.env ?? {}, options.output ?? "inherit", options.onSpawn, (journal) =>
-      log(`${name}: journal ${journal}`),
-    );
+    start(args, options.env ?? {}, options.output ?? "inherit", options.onSpawn, (journal) => {
+      if (!journal.endsWith("(0 sessions rebuilt)")) log(`${name}: journal ${journal}`);
+    });
   let child = await launch();
   let up = true;
   let restarts = 0;
