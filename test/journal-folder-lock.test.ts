@@ -95,11 +95,30 @@ describe("a journal folder has one writer", () => {
     lock.release();
   });
 
+  it("takes over a lock whose pid now names another process, or this one (a container's pid 1 restarted)", async () => {
+    const holder = spawn(process.execPath, ["-e", "setTimeout(() => {}, 60000)"]);
+    children.push(holder);
+    const reused = folder();
+    writeFileSync(join(reused, "server.lock"), JSON.stringify({ server: holder.pid, started: "1" }));
+    lockServerJournal(reused).release();
+    const fleetReused = folder();
+    writeFileSync(
+      join(fleetReused, "fleet.lock"),
+      JSON.stringify({ router: holder.pid, started: "1", workers: [] }),
+    );
+    (await lockJournal(fleetReused, 0)).release();
+    const own = folder();
+    writeFileSync(join(own, "fleet.lock"), JSON.stringify({ router: process.pid, workers: [] }));
+    lockServerJournal(own).release();
+    (await lockJournal(own, 0)).release();
+    await kill9(holder);
+  });
+
   it("takes over a lock this process left, and frees the folder when the server closes", async () => {
     const dir = folder();
     writeFileSync(join(dir, "server.lock"), JSON.stringify({ server: process.pid }));
     const server = await startGymServer({ port: 0, seed: 1, journal: dir });
-    expect(JSON.parse(readFileSync(join(dir, "server.lock"), "utf8"))).toEqual({ server: process.pid });
+    expect(JSON.parse(readFileSync(join(dir, "server.lock"), "utf8"))).toMatchObject({ server: process.pid });
     await server.close();
     expect(readdirSync(dir)).not.toContain("server.lock");
   });

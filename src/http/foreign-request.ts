@@ -103,14 +103,25 @@ function publicHostOf(publicUrl: string | null | undefined): string | null {
   return host;
 }
 
-/** Whether `origin` is the origin a request with this Host header was sent to (scheme aside). */
+/**
+ * Whether `origin` is the origin a request with this Host header was sent to (scheme aside). A Host
+ * without a port is its scheme's default, which a proxy in front (TLS on 443) may have changed: the
+ * origin must then name no port either.
+ */
 function sameHostAndPort(origin: string, host: string): boolean {
   try {
     const url = new URL(origin);
-    return url.hostname === hostnameOf(host).toLowerCase() && originPort(url) === portOf(host);
+    if (url.hostname !== hostnameOf(host).toLowerCase()) return false;
+    return hasPort(host) ? originPort(url) === portOf(host) : url.port === "";
   } catch {
     return false;
   }
+}
+
+/** Whether a Host header names a port. */
+function hasPort(host: string): boolean {
+  const trimmed = host.trim();
+  return (trimmed.startsWith("[") ? trimmed.slice(trimmed.indexOf("]") + 1) : trimmed).includes(":");
 }
 
 /** The port of an origin (its scheme's default when it names none). */

@@ -161,6 +161,15 @@ describe("idempotency keys", () => {
     const otherCall = await send(handler, "POST", tool, { arguments: { issueIdOrKey: "ENG-2" }, seq: 1 });
     expect(otherCall.status).toBe(409);
     expect(JSON.parse(otherCall.text)).toMatchObject({ code: "seq_conflict", last_seq: 1 });
+    // And with a key: a key the number was never used with does not make another call that call's retry.
+    const keyedOther = await send(
+      handler,
+      "POST",
+      tool,
+      { arguments: { issueIdOrKey: "ENG-2" }, seq: 1 },
+      "t-9",
+    );
+    expect(keyedOther.status).toBe(409);
     const other = await send(handler, "POST", tool, { arguments: { issueIdOrKey: "ENG-2" } }, "t-1");
     expect(other.status).toBe(422);
     expect(JSON.parse(other.text).code).toBe("idempotency_key_reused");

@@ -16,6 +16,8 @@ export const REPLAYED_HEADER = "idempotent-replayed";
 export interface KeyedRequest {
   key: string;
   fingerprint: string;
+  /** The request as its fingerprint reads it (a request's own, not one rebuilt from the journal). */
+  readonly text?: string;
 }
 
 /** An HTTP answer as kept for a retry (body as sent, null for none). */
@@ -57,7 +59,7 @@ class LazilyDigested implements KeyedRequest {
   private digest: string | undefined;
   constructor(
     readonly key: string,
-    private readonly text: string,
+    readonly text: string,
   ) {}
   get fingerprint(): string {
     this.digest ??= digestOf(this.text);

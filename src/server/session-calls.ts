@@ -46,9 +46,12 @@ export interface CallOptions {
   key?: KeyedRequest;
 }
 
-/** A tool call as its client sent it (name and arguments), to tell a retry from another call. */
+/**
+ * A tool call as its client sent it (name and arguments), to tell a retry from another call: the text a
+ * tool call's Idempotency-Key fingerprints (session-routes.ts `keyed(key, "tool", name, arguments)`).
+ */
 export function sentCall(call: ToolCallRequest): string {
-  return JSON.stringify([call.name, call.arguments]);
+  return JSON.stringify(["tool", call.name, call.arguments]);
 }
 
 /**
@@ -100,14 +103,14 @@ export function answerToolCall(
     const kept = key ? session.kept.find(key) : undefined;
     if (kept && "tool" in kept) return { result: kept.tool, replayed: true };
     if (kept) throw new IdempotencyConflictError(key!.key);
-    // The call as sent, before the tool sees it (a tool may normalise its arguments).
-    const sent = seq === undefined ? null : sentCall(call);
+    // The call as sent, before the tool sees it (a tool may normalise its arguments); a key has it already.
+    const sent = seq === undefined ? null : (key?.text ?? sentCall(call));
     if (seq !== undefined) {
       if (seq === session.lastSeq && session.lastResult) {
         // Another key than that call's, or another call: sent under a number already used, never its answer.
         if (key && session.lastKey !== null && key.key !== session.lastKey)
           throw new SequenceError(session.id, seq, session.lastSeq, "taken");
-        if (!key && session.lastCall !== null && sent !== session.lastCall)
+        if (session.lastCall !== null && sent !== session.lastCall)
           throw new SequenceError(session.id, seq, session.lastSeq, "other");
         return { result: session.lastResult, replayed: false };
       }

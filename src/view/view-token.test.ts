@@ -82,5 +82,11 @@ describe("atlas-gym view --token", () => {
       /another origin/,
     );
     expect(judge("POST", { "sec-fetch-site": "same-site" })).toMatch(/Sec-Fetch-Site: same-site/);
+    // Behind a TLS proxy the Host names no port: the page's own origin names none either.
+    expect(judge("POST", { host: "view.example", origin: "https://view.example" })).toBeNull();
+    expect(judge("POST", { host: "view.example", origin: "https://view.example:8443" })).toMatch(
+      /another origin/,
+    );
+    expect(judge("POST", { host: "view.example", origin: "https://evil.example" })).toMatch(/another origin/);
   });
 });

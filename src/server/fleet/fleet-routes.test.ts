@@ -33,9 +33,9 @@ describe("fleet routes", () => {
     const homes = ["k1", "k2", "k3", "k4", "k5", "k6"].map((key) =>
       routeRequest("POST", "/v1/sessions", 3, null, key),
     );
-    expect(homes.every((home) => home.to === "worker")).toBe(true);
+    expect(homes.every((home) => home.to === "open" && home.home !== undefined)).toBe(true);
     expect(routeRequest("POST", "/v1/sessions", 3, null, "k1")).toEqual(homes[0]);
-    expect(new Set(homes.map((h) => (h.to === "worker" ? h.worker : -1))).size).toBeGreaterThan(1);
+    expect(new Set(homes.map((h) => (h.to === "open" ? h.home : -1))).size).toBeGreaterThan(1);
     expect(routeRequest("GET", "/v1/scenarios/jira-transition-v1/tasks?split=train&n=2", 3)).toEqual({
       to: "any",
     });

@@ -4,7 +4,7 @@
  * `/s/<id>/...`, an MCP session bound with `?session=<id>`) reaches that worker without the router
  * remembering anything: a restarted router routes the same way; so does a watcher's view of one session
  * (`/v1/live/sessions/<id>`). New sessions go round the workers, except one opened with an
- * `Idempotency-Key`: that goes to the worker the key names (a hash), so a retry with the same key reaches
+ * `Idempotency-Key`: that starts at the worker the key names (a hash), so a retry with the same key reaches
  * the worker that knows it and gets the first answer, as from a single server; the scenario catalogue is the same on
  * every worker; `/health` and the session listings (`/v1/sessions`, `/v1/live/sessions`) are answered from
  * all of them. Free MCP sandboxes go round the workers too: a worker's MCP session ids say which it is
@@ -27,8 +27,11 @@ export type FleetRoute =
   | { to: "sessions" }
   /** `GET /v1/live/sessions`: every worker's summaries for watchers, listed together. */
   | { to: "live" }
-  /** `POST /v1/sessions` without a key, or a free MCP session's initialize: the next worker in turn that is not full. */
-  | { to: "open" }
+  /**
+   * `POST /v1/sessions`, or a free MCP session's initialize: the next worker in turn that is not full; with
+   * an Idempotency-Key, the workers in turn from the key's `home` (the same order for each retry).
+   */
+  | { to: "open"; home?: number }
   /** The scenario catalogue (the same on every worker): the next worker in turn. */
   | { to: "any" }
   /** One worker: a session's, an isolated site's home, or worker 0 for the default site. */
@@ -79,9 +82,9 @@ export function routeRequest(
   }
   if (/^\/(v1|health)(\/|$)/.test(sent)) {
     const route = envRoute(method, path, workers);
-    // A keyed opening has one home, so that its retry meets the worker that remembers the key.
+    // A keyed opening starts at one home, so that its retry meets the worker that remembers the key.
     return route.to === "open" && idempotencyKey
-      ? { to: "worker", worker: hash(idempotencyKey) % workers }
+      ? { to: "open", home: hash(idempotencyKey) % workers }
       : route;
   }
   const site = /^\/s\/([^/]+)/.exec(path);

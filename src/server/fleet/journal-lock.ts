@@ -17,6 +17,8 @@ const SERVER_LOCK_FILE = "server.lock";
 
 interface LockRecord {
   router: number;
+  /** When the router started (processStartTime), so that a reused pid is not taken for it. */
+  started?: string;
   workers: number[];
 }
 
@@ -52,14 +54,14 @@ export async function lockJournal(journal: string, waitMs: number): Promise<Jour
   for (let attempt = 0; ; attempt++) {
     try {
       // Created with its content at once (link fails when the lock exists), so no reader sees it empty.
-      write({ router: process.pid, workers: [] }, (temp) => linkSync(temp, file));
+      write({ router: process.pid, started: OWN_START, workers: [] }, (temp) => linkSync(temp, file));
       break;
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code !== "EEXIST" || attempt >= 5) throw error;
     }
     const held = readLock(file);
     const remove = `remove ${file} if no such process runs`;
-    if (held && isRunning(held.router))
+    if (held && holds(held.router, held.started))
       throw new UsageError(
         `the journal ${journal} is in use by a running fleet (router pid ${held.router}); stop it or choose another --journal (${remove})`,
       );
@@ -68,14 +70,15 @@ export async function lockJournal(journal: string, waitMs: number): Promise<Jour
       throw new UsageError(
         `the journal ${journal} is still in use by worker process${left.length > 1 ? "es" : ""} ${left.join(", ")} of a fleet whose router (pid ${held!.router}) is gone; stop ${left.length > 1 ? "them" : "it"} or choose another --journal (${remove})`,
       );
-    rmSync(file, { force: true });
+    retire(file);
   }
   const ours = () => readLock(file)?.router === process.pid;
   return {
     record(workers) {
       if (ours())
-        write({ router: process.pid, workers: workers.filter(Number.isInteger) }, (temp) =>
-          renameSync(temp, file),
+        write(
+          { router: process.pid, started: OWN_START, workers: workers.filter(Number.isInteger) },
+          (temp) => renameSync(temp, file),
         );
     },
     release() {
@@ -92,14 +95,14 @@ export async function lockJournal(journal: string, waitMs: number): Promise<Jour
 export function lockServerJournal(journal: string): { release(): void } {
   mkdirSync(journal, { recursive: true });
   const fleet = readLock(join(journal, LOCK_FILE));
-  if (fleet && isRunning(fleet.router))
+  if (fleet && holds(fleet.router, fleet.started))
     throw new UsageError(
       `the journal ${journal} is in use by a running fleet (router pid ${fleet.router}); stop it or choose another --journal`,
     );
   const file = join(journal, SERVER_LOCK_FILE);
   for (let attempt = 0; ; attempt++) {
     const temp = `${file}.${process.pid}.tmp`;
-    writeFileSync(temp, JSON.stringify({ server: process.pid }));
+    writeFileSync(temp, JSON.stringify({ server: process.pid, started: OWN_START }));
     try {
       linkSync(temp, file); // fails when the lock exists: it is created with its content at once
       break;
@@ -113,35 +116,81 @@ export function lockServerJournal(journal: string): { release(): void } {
       throw new UsageError(
         `the journal ${journal} is in use by a running server (pid ${held}); stop it or choose another --journal (remove ${file} if no such process runs)`,
       );
-    rmSync(file, { force: true });
+    retire(file);
   }
   return {
     release() {
-      if (serverPid(file) === process.pid) rmSync(file, { force: true });
+      if (serverLock(file)?.pid === process.pid) rmSync(file, { force: true });
     },
   };
 }
 
 /** The pid of another running process holding `<journal>/server.lock`, or null. */
 function serverHolding(journal: string): number | null {
-  const pid = serverPid(join(journal, SERVER_LOCK_FILE));
-  return pid !== null && pid !== process.pid && isRunning(pid) ? pid : null;
+  const held = serverLock(join(journal, SERVER_LOCK_FILE));
+  return held !== null && holds(held.pid, held.started) ? held.pid : null;
 }
 
-function serverPid(file: string): number | null {
+function serverLock(file: string): { pid: number; started?: string } | null {
   try {
-    const { server } = JSON.parse(readFileSync(file, "utf8")) as { server?: unknown };
-    return Number.isInteger(server) ? (server as number) : null;
+    const { server, started } = JSON.parse(readFileSync(file, "utf8")) as {
+      server?: unknown;
+      started?: unknown;
+    };
+    if (!Number.isInteger(server)) return null;
+    return { pid: server as number, ...(typeof started === "string" ? { started } : {}) };
   } catch {
     return null;
   }
 }
 
+/**
+ * Whether the process a lock names still holds it: another process than this one (a restarted process
+ * may get its dead predecessor's pid, pid 1 in a container), running, and started when the lock says (a
+ * pid reused by another process since is not the holder).
+ */
+function holds(pid: number, started: string | undefined): boolean {
+  if (pid === process.pid || !isRunning(pid)) return false;
+  const now = started === undefined ? null : processStartTime(pid);
+  return now === null || now === started;
+}
+
+/**
+ * Takes a stale lock out of the way by renaming it first: of two processes taking it over at once, only
+ * one renames it, and neither removes the other's new lock.
+ */
+function retire(file: string): void {
+  const stale = `${file}.${process.pid}.stale`;
+  try {
+    renameSync(file, stale);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== "ENOENT") throw error;
+    return;
+  }
+  rmSync(stale, { force: true });
+}
+
+/** When process `pid` started (clock ticks since boot, /proc's field 22), or null where that is not known. */
+function processStartTime(pid: number): string | null {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
+    return stat.slice(stat.lastIndexOf(")") + 2).split(" ")[19] ?? null;
+  } catch {
+    return null;
+  }
+}
+
+const OWN_START = processStartTime(process.pid) ?? undefined;
+
 function readLock(file: string): LockRecord | null {
   try {
     const record = JSON.parse(readFileSync(file, "utf8")) as Partial<LockRecord>;
     if (!Number.isInteger(record.router) || !Array.isArray(record.workers)) return null;
-    return { router: record.router!, workers: record.workers.filter(Number.isInteger) };
+    return {
+      router: record.router!,
+      ...(typeof record.started === "string" ? { started: record.started } : {}),
+      workers: record.workers.filter(Number.isInteger),
+    };
   } catch {
     return null;
   }

@@ -37,6 +37,9 @@ import { routeRequest } from "./fleet-routes.ts";
 import { lockJournal } from "./journal-lock.ts";
 import { freePort, startWorkerProcess, type WorkerProcess } from "./worker-process.ts";
 
+/** Most keyed openings placed away from their home worker that the router remembers (oldest forgotten). */
+const MAX_KEYED_OPENINGS = 65_536;
+
 export interface FleetOptions {
   workers: number;
   port: number;
@@ -129,6 +132,12 @@ export async function startFleet(options: FleetOptions): Promise<RunningFleet> {
   }
   const hold = options.holdMs;
   let turn = 0;
+  // Keyed openings that did not land on their key's home worker (it was full or down), by key: bounded.
+  const keyedOpenings = new Map<string, number>();
+  const remember = (key: string, worker: number) => {
+    if (keyedOpenings.size >= MAX_KEYED_OPENINGS) keyedOpenings.delete(keyedOpenings.keys().next().value!);
+    keyedOpenings.set(key, worker);
+  };
 
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
     // Token-less (loopback only): what a web page could have sent is refused (src/http/foreign-request.ts).
@@ -164,14 +173,22 @@ export async function startFleet(options: FleetOptions): Promise<RunningFleet> {
     if (route.to === "sessions") return reply(res, await merged(workers, out, hold, mergeSessions));
     if (route.to === "live") return reply(res, await merged(workers, out, hold, mergeLive));
     if (route.to === "worker") return reply(res, await exchange(workers[route.worker]!, out, hold));
-    // A new session, or the catalogue: the next worker in turn that is up, passing over a full one.
-    const start = turn++;
+    // A new session, or the catalogue: the next worker in turn that is up, passing over a full one. A
+    // keyed opening goes where that key went before (the worker that remembers it), or else round from its
+    // home, so that a retry takes the same way.
+    const key = route.to === "open" && route.home !== undefined ? headerOf(req, "idempotency-key")! : null;
+    const placed = key === null ? undefined : keyedOpenings.get(key);
+    if (placed !== undefined) return reply(res, await exchange(workers[placed]!, out, hold));
+    const start = route.to === "open" && route.home !== undefined ? route.home : turn++;
     let answer: Exchange | null = null;
     for (let i = 0; i < workers.length; i++) {
-      const worker = workers[(start + i) % workers.length]!;
+      const k = (start + i) % workers.length;
+      const worker = workers[k]!;
       if (!worker.up && i < workers.length - 1) continue;
       answer = await exchange(worker, out, hold);
-      if (!(route.to === "open" && answer.status === 429)) break;
+      if (route.to === "open" && answer.status === 429) continue;
+      if (key !== null && k !== start) remember(key, k);
+      break;
     }
     return reply(res, answer!);
   }

@@ -20,7 +20,7 @@ import { fileURLToPath } from "node:url";
 const BIN = fileURLToPath(new URL("../../../bin/atlas-gym", import.meta.url));
 const URL_LINE = /atlas-gym serving seed \d+ at (http:\/\/\S+)/;
 /** What the server says of its journal at start (`Journal: <dir> (N sessions rebuilt...)`). */
-const JOURNAL_LINE = /^\s*Journal:\s+(.*)$/m;
+const JOURNAL_LINE = /^\s*Journal:\s+(.*)\n/m;
 
 /**
  * Set (to "stdin") in a supervised worker's environment: its stdin is the supervisor's lifeline, and the

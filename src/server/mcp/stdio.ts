@@ -54,6 +54,11 @@ export async function bridgeStdio(url: URL, token?: string): Promise<void> {
   };
   local.onmessage = (message) => {
     if ("method" in message && "id" in message) waiting.add(message.id);
+    // A request the client cancels is never answered (the SDK drops its result): wait no more for it.
+    if ("method" in message && message.method === "notifications/cancelled" && !("id" in message)) {
+      const cancelled = (message.params as { requestId?: string | number } | undefined)?.requestId;
+      if (cancelled !== undefined) waiting.delete(cancelled);
+    }
     const isInitialize = "method" in message && message.method === "initialize";
     const sent = isInitialize ? relay(message) : initialized.then(() => relay(message));
     if (isInitialize) initialized = sent;
