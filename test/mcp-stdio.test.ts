@@ -23,6 +23,7 @@ import {
   solveOverMcp,
   submitFinalAnswer,
 } from "./mcp-support.ts";
+import { initializeRequest } from "./support/mcp-messages.ts";
 
 const BAD: Record<ToolSetName, [string, Record<string, unknown>]> = {
   default: ["jira_transition_issue", { issueIdOrKey: "ENG-1", transition: { id: "99999" } }],
@@ -103,15 +104,19 @@ describe.concurrent("atlas-gym mcp over stdio", () => {
       server = await startGymServer({ port: 0, seed: 1, token: "s3cret" });
     });
     afterAll(() => server.close());
-
-    it("scores what the agent did over MCP at /v1/sessions/{sid}/score", async () => {
-      const auth = { authorization: "Bearer s3cret", "content-type": "application/json" };
+    const auth = { authorization: "Bearer s3cret", "content-type": "application/json" };
+    /** Opens an env-server session on `task_id`; its id. */
+    const openSession = async (task_id: string) => {
       const opened = await fetch(`${server.url}/v1/sessions`, {
         method: "POST",
         headers: auth,
-        body: JSON.stringify({ task_id: "cross-product-page-link-v1/eval/1" }),
+        body: JSON.stringify({ task_id }),
       });
-      const { session_id: sid } = (await opened.json()) as { session_id: string };
+      return ((await opened.json()) as { session_id: string }).session_id;
+    };
+
+    it("scores what the agent did over MCP at /v1/sessions/{sid}/score", async () => {
+      const sid = await openSession("cross-product-page-link-v1/eval/1");
       const task = loadEvalSplit(findScenario("cross-product-page-link-v1")).tasks[1]!;
       const args = [
         "--tools",
@@ -139,24 +144,9 @@ describe.concurrent("atlas-gym mcp over stdio", () => {
     });
 
     it("answers every request of lines written at once, stdin closed at once after them", async () => {
-      const auth = { authorization: "Bearer s3cret", "content-type": "application/json" };
-      const opened = await fetch(`${server.url}/v1/sessions`, {
-        method: "POST",
-        headers: auth,
-        body: JSON.stringify({ task_id: "jira-transition-v1/eval/0" }),
-      });
-      const { session_id: sid } = (await opened.json()) as { session_id: string };
+      const sid = await openSession("jira-transition-v1/eval/0");
       const lines = [
-        {
-          jsonrpc: "2.0",
-          id: 1,
-          method: "initialize",
-          params: {
-            protocolVersion: "2025-06-18",
-            capabilities: {},
-            clientInfo: { name: "pipe", version: "1" },
-          },
-        },
+        initializeRequest(1, "pipe"),
         { jsonrpc: "2.0", method: "notifications/initialized" },
         { jsonrpc: "2.0", id: 2, method: "tools/list" },
         {
@@ -188,13 +178,7 @@ describe.concurrent("atlas-gym mcp over stdio", () => {
     });
 
     it("earns a refusal with submit_final_answer, scored without final_message", async () => {
-      const auth = { authorization: "Bearer s3cret", "content-type": "application/json" };
-      const opened = await fetch(`${server.url}/v1/sessions`, {
-        method: "POST",
-        headers: auth,
-        body: JSON.stringify({ task_id: "jira-assign-v1/eval/11" }),
-      });
-      const { session_id: sid } = (await opened.json()) as { session_id: string };
+      const sid = await openSession("jira-assign-v1/eval/11");
       const task = loadEvalSplit(findScenario("jira-assign-v1")).tasks[11]!;
       const args = [
         "--tools",

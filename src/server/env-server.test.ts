@@ -6,6 +6,7 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { fakeClock } from "../../test/support/fake-clock.ts";
 import { api } from "../../test/support/json-api.ts";
+import { initializeRequest } from "../../test/support/mcp-messages.ts";
 import { restRequestFor } from "../../test/support/rest-request.ts";
 import { recordReference } from "../agent/scripted/replay.ts";
 import { tasksFor } from "../scenarios/frozen.ts";
@@ -301,22 +302,9 @@ describe("the server's reaper", () => {
     });
     try {
       expect((await api(small.url, "GET", "/s/scratch/rest/api/3/myself")).status).toBe(200);
-      const init = await api(
-        small.url,
-        "POST",
-        "/mcp",
-        {
-          jsonrpc: "2.0",
-          id: 1,
-          method: "initialize",
-          params: {
-            protocolVersion: "2025-06-18",
-            capabilities: {},
-            clientInfo: { name: "t", version: "1" },
-          },
-        },
-        { accept: "application/json, text/event-stream" },
-      );
+      const init = await api(small.url, "POST", "/mcp", initializeRequest(1, "t"), {
+        accept: "application/json, text/event-stream",
+      });
       expect(init.status).toBe(200);
       expect([small.sites.size, small.mcp.size]).toEqual([1, 1]);
       local.advance(10 * 60_000);

@@ -18,7 +18,6 @@ import { fileURLToPath } from "node:url";
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
 import { UsageError } from "../../errors.ts";
 import { VERSION } from "../../version.ts";
-import { routeRequest } from "./fleet-routes.ts";
 import { isRunning } from "./journal-lock.ts";
 import { type RunningFleet, startFleet } from "./start-fleet.ts";
 
@@ -69,28 +68,6 @@ describe("serve --workers 2", () => {
     );
     for (const id of ids) expect((await call("DELETE", `/v1/sessions/${id}`)).body.closed).toBe(true);
     expect((await call("GET", "/v1/sessions")).body.sessions).toEqual([]);
-  });
-
-  it("opens one session for one Idempotency-Key however often it is sent, as a single server does", async () => {
-    const openWith = (key: string) =>
-      call(
-        "POST",
-        "/v1/sessions",
-        { task_id: "jira-transition-v1/eval/0" },
-        { ...AUTH, "idempotency-key": key },
-      );
-    const first = await openWith("fleet-key-1");
-    const again = [
-      await openWith("fleet-key-1"),
-      await openWith("fleet-key-1"),
-      await openWith("fleet-key-1"),
-    ];
-    expect(first.status).toBe(200);
-    expect(again.map((a) => a.body.session_id)).toEqual(Array(3).fill(first.body.session_id));
-    // Another key opens another session (the fleet still spreads the load).
-    const other = await openWith("fleet-key-2");
-    expect(other.body.session_id).not.toBe(first.body.session_id);
-    for (const opened of [first, other]) await call("DELETE", `/v1/sessions/${opened.body.session_id}`);
   });
 
   it("leaves the bearer token to the workers: without it, no /v1 route answers through the router", async () => {
@@ -233,40 +210,6 @@ describe("serve --workers 2", () => {
     for (const id of (await call("GET", "/v1/sessions")).body.sessions)
       await call("DELETE", `/v1/sessions/${id.session_id}`);
   });
-});
-
-describe("keyed openings on a fleet whose workers fill up", () => {
-  it("opens on the next worker when the key's home is full, and answers the retry from there", async () => {
-    const small = await startFleet({ workers: 2, port: 0, args: ["--max-sessions", "1"], output: "ignore" });
-    try {
-      // Two keys with one home worker: the second opening finds it full.
-      const keys = Array.from({ length: 40 }, (_, i) => `full-${i}`);
-      const homeOf = (key: string) => {
-        const route = routeRequest("POST", "/v1/sessions", 2, null, key);
-        return route.to === "open" ? route.home : -1;
-      };
-      const [first, second] = keys.filter((key) => homeOf(key) === homeOf(keys[0]!));
-      const openWith = async (key: string) => {
-        const response = await fetch(`${small.url}/v1/sessions`, {
-          method: "POST",
-          headers: { "content-type": "application/json", "idempotency-key": key },
-          body: JSON.stringify({ task_id: "jira-transition-v1/eval/0" }),
-        });
-        return {
-          status: response.status,
-          id: ((await response.json()) as { session_id?: string }).session_id,
-        };
-      };
-      const a = await openWith(first!);
-      const b = await openWith(second!);
-      expect([a.status, b.status]).toEqual([200, 200]);
-      expect(a.id!.slice(0, 7)).not.toBe(b.id!.slice(0, 7)); // on both workers
-      expect(await openWith(second!)).toEqual(b);
-      expect(await openWith(first!)).toEqual(a);
-    } finally {
-      await small.close();
-    }
-  }, 60_000);
 });
 
 describe("a fleet's journal, and a router killed with SIGKILL", () => {
