@@ -36,15 +36,17 @@ describe("integer parameters and body fields", () => {
   const search = (maxResults: unknown) =>
     call(site, "searchAndReconsileIssuesUsingJqlPost", {}, { jql: "project = ENG", maxResults });
 
-  it.each([[true], [false], [null], [[]], [{}]])("a body's maxResults of %j is refused", (value) => {
+  it.each([[true], [false], [[]], [{}]])("a body's maxResults of %j is refused", (value) => {
     const answer = search(value);
     expect(answer.status).toBe(400);
     expect(answer.body).toMatchObject({ errors: { maxResults: expect.stringContaining("expected number") } });
   });
 
-  it("reads a number, or a string of one, as the page size", () => {
+  it("reads a number, or a string of one, as the page size, and null as the default (a boxed Integer)", () => {
     const pageOf = (value: unknown) => (search(value).body as { issues: unknown[] }).issues.length;
     expect([pageOf(2), pageOf("2")]).toStrictEqual([2, 2]);
+    expect(pageOf(null)).toBe(pageOf(undefined));
+    expect(pageOf(null)).toBeGreaterThan(2);
   });
 
   it("reads the first of a repeated query parameter, as Jira does", () => {

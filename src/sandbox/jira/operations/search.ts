@@ -30,7 +30,8 @@ export const FIELDS_PAGE_CAP = 100;
 interface SearchRequest {
   jql?: string | null;
   nextPageToken?: string | null;
-  maxResults?: number;
+  /** null in a body: absent, as Jira's JSON reader gives a boxed Integer field (the default page size). */
+  maxResults?: number | null;
   fields?: string[];
   expand?: string;
 }
@@ -137,7 +138,7 @@ export const searchAndReconsileIssuesUsingJqlPost = defineOperation({
   body: z.strictObject({
     jql: z.string().nullish().describe(describe.jql),
     nextPageToken: z.string().nullish().describe(describe.nextPageToken),
-    maxResults: qInt32().optional().describe(describe.maxResults),
+    maxResults: qInt32().nullish().describe(describe.maxResults),
     fields: z.array(z.string()).optional().describe(describe.fields),
     expand: z.string().optional().describe(describe.expand),
     properties: z.array(z.string()).optional().describe(describe.properties),
