@@ -49,6 +49,12 @@ describe("integer parameters and body fields", () => {
     expect(pageOf(null)).toBeGreaterThan(2);
   });
 
+  it.each([["0x10"], ["1e3"], ["Infinity"], ["12abc"]])("refuses %j, no decimal number", (value) => {
+    const answer = call(site, "getComments", { issueIdOrKey: "ENG-1", maxResults: value });
+    expect(answer.status).toBe(400);
+    expect(answer.body).toEqual({ errorMessages: ["Parameter 'maxResults': must be a number"], errors: {} });
+  });
+
   it("reads the first of a repeated query parameter, as Jira does", () => {
     const answer = call(site, "getComments", { issueIdOrKey: "ENG-1", maxResults: ["1", "7"] });
     expect(answer.status).toBe(200);

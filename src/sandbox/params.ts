@@ -31,15 +31,18 @@ const toList = (v: unknown) => {
 };
 
 /**
- * A number as a parameter or body field carries one: itself, or a string read by `Number()` (query
- * parameters all arrive as strings; of a repeated one the first counts). Anything else passes as it is,
+ * A number as a parameter or body field carries one: itself, or a string of decimal digits (query
+ * parameters all arrive as strings; of a repeated one the first counts; an empty one reads as 0). Anything else passes as it is,
  * for the number schema to refuse: a boolean, null, an object or a list is no number to Jira's or
  * Confluence's JSON reader, where `Number()` would read `true` as 1 and `null` or `[]` as 0.
  */
 const toNumber = (v: unknown) => {
   const first = Array.isArray(v) && v.length > 0 && typeof v[0] === "string" ? v[0] : v;
-  return typeof first === "string" ? Number(first) : first;
+  if (typeof first !== "string") return first;
+  // Decimal digits only, as Java parses them: `0x10`, `1e3` or `Infinity` is no number there.
+  return DECIMAL.test(first) || first.trim() === "" ? Number(first) : Number.NaN;
 };
+const DECIMAL = /^\s*[+-]?\d+(\.\d*)?\s*$/;
 
 /** An integer parameter (see toNumber); pipe it into `z.number()` checks for bounds. */
 export const qInt = () => z.preprocess(toNumber, z.number().int());
