@@ -78,7 +78,7 @@ const legend = (c: Comparison) => {
 };
 
 const method = (c: Comparison) =>
-  `Intervals: ${c.method.resamples} paired bootstrap resamples of tasks (stratified by scenario), percentile ${Math.round(c.method.level * 100)}% intervals, seed ${c.method.seed}; the intervals of A's and B's values are in compare.json. * marks a delta whose interval excludes 0. pass^${c.k} covers the tasks with at least ${c.k} scored samples in both runs.`;
+  `Intervals: ${c.method.resamples} paired bootstrap resamples of tasks (stratified by scenario), percentile ${Math.round(c.method.level * 100)}% intervals, seed ${c.method.seed}; the intervals of A's and B's values are in compare.json. * marks a delta whose interval excludes 0. pass^${c.k} covers the tasks with at least ${c.k} scored sample${c.k === 1 ? "" : "s"} in both runs.`;
 
 export function compareText(c: Comparison): string {
   return [...legend(c), table(c, false), ...horizonTable(c, false), method(c)].join("\n");

@@ -62,7 +62,7 @@ export function describeExpected(expected: ExpectedValue): string {
     return `${expected.blocks.before === undefined ? "only" : "the kept body, then"} ${expected.blocks.blocks.map(describeBlock).join(", then ")}`;
   if ("includesText" in expected)
     return `visible text containing ${expected.includesText.map((t) => JSON.stringify(t)).join(" and ")}`;
-  const mentions = expected.mentions ? ` mentioning ${expected.mentions.join(", ")}` : "";
+  const mentions = expected.mentions?.length ? ` mentioning ${expected.mentions.join(", ")}` : "";
   return `visible text ${JSON.stringify(expected.visibleText)}${mentions}`;
 }
 

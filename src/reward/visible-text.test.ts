@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { matchesExpected } from "./match-value.ts";
+import { describeExpected, matchesExpected } from "./match-value.ts";
 import { tableMatches } from "./rich-table.ts";
 import { richText, storageText } from "./visible-text.ts";
 
@@ -36,6 +36,13 @@ describe("visible text", () => {
     expect(matchesExpected(want, "comments", "body", doc)).toBe(true);
     expect(matchesExpected({ ...want, mentions: ["b2"] }, "comments", "body", doc)).toBe(false);
     expect(richText(null)).toBe("");
+  });
+
+  it("describes expected text with its mentions, and no dangling word when there are none", () => {
+    expect(describeExpected({ visibleText: "Done", mentions: [] })).toBe('visible text "Done"');
+    expect(describeExpected({ visibleText: "Done", mentions: ["acc-1"] })).toBe(
+      'visible text "Done" mentioning acc-1',
+    );
   });
 
   it("matches a rich-text table cell by cell, header first", () => {

@@ -16,7 +16,13 @@ import { pre } from "./conversation-html.ts";
 import { episodeBody, episodePage } from "./episode-page.ts";
 import { parseFilter } from "./episode-rows.ts";
 import { CSP, page, problemBox, STYLE } from "./layout.ts";
-import { type LiveClient, liveCallsHtml, liveListPage, liveSessionPage } from "./live-page.ts";
+import {
+  type LiveClient,
+  liveCallsHtml,
+  liveFailureStatus,
+  liveListPage,
+  liveSessionPage,
+} from "./live-page.ts";
 import { addPlayRoutes } from "./play-routes.ts";
 import { runPage } from "./run-page.ts";
 import { createRunStore, type RunStore } from "./run-store.ts";
@@ -150,7 +156,10 @@ export function createViewApp(options: ViewAppOptions): { app: Hono; store: RunS
   });
 
   app.get("/live", async (c) => c.html(await liveListPage(options.live)));
-  app.get("/live/:sid", async (c) => c.html(await liveSessionPage(options.live, c.req.param("sid"))));
+  app.get("/live/:sid", async (c) => {
+    const { status, html } = await liveSessionPage(options.live, c.req.param("sid"));
+    return c.html(html, status);
+  });
   app.get("/live/:sid/calls", async (c) => {
     if (!options.live)
       return c.json({ error: "This view watches no env server (start it with --env)." }, 404);
@@ -158,7 +167,7 @@ export function createViewApp(options: ViewAppOptions): { app: Hono; store: RunS
     if (!Number.isInteger(since) || since < 0)
       return c.json({ error: "since must be a non-negative integer" }, 400);
     const answer = await options.live.trace(c.req.param("sid"), since);
-    if (!answer.ok) return c.json({ error: answer.error }, 502);
+    if (!answer.ok) return c.json({ error: answer.error }, liveFailureStatus(answer.status));
     const t = answer.value;
     return c.json({
       html: liveCallsHtml(t.trace),

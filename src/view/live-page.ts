@@ -40,14 +40,18 @@ export interface LiveTrace extends LiveSession {
 /** Reads the env server's live routes. */
 export function createLiveClient(envUrl: string, token: string | null) {
   const base = envUrl.replace(/\/+$/, "");
-  async function get<T>(path: string): Promise<{ ok: true; value: T } | { ok: false; error: string }> {
+  /** A failure carries the env server's status when it answered (404: no such session), none when unreachable. */
+  async function get<T>(
+    path: string,
+  ): Promise<{ ok: true; value: T } | { ok: false; error: string; status?: number }> {
     try {
       const res = await fetch(`${base}${path}`, {
         headers: token ? { authorization: `Bearer ${token}` } : {},
         signal: AbortSignal.timeout(5000),
       });
       const body = (await res.json().catch(() => ({}))) as { error?: string };
-      if (!res.ok) return { ok: false, error: `${res.status}: ${body.error ?? res.statusText}` };
+      if (!res.ok)
+        return { ok: false, error: `${res.status}: ${body.error ?? res.statusText}`, status: res.status };
       return { ok: true, value: body as T };
     } catch (error) {
       return { ok: false, error: `cannot reach the env server at ${base} (${(error as Error).message})` };
@@ -107,15 +111,33 @@ ${rows.length ? htmlTable(["session", "task", "calls / budget", "final answer", 
   );
 }
 
-export async function liveSessionPage(client: LiveClient | undefined, sid: string): Promise<string> {
-  if (!client) return liveListPage(client);
+/**
+ * One watched session's page and its status: 404 for a session the env server does not have (or with no
+ * env server watched), 502 when the env server cannot be read.
+ */
+export async function liveSessionPage(
+  client: LiveClient | undefined,
+  sid: string,
+): Promise<{ status: 200 | 404 | 502; html: string }> {
+  if (!client) return { status: 404, html: await liveListPage(client) };
   const answer = await client.trace(sid, 0);
   if (!answer.ok)
-    return page(
-      { title: `Live ${sid}` },
-      `${problemBox([answer.error])}<p><a href="/live">← sessions</a></p>`,
-    );
-  const t = answer.value;
+    return {
+      status: liveFailureStatus(answer.status),
+      html: page(
+        { title: `Live ${sid}` },
+        `${problemBox([answer.error])}<p><a href="/live">← sessions</a></p>`,
+      ),
+    };
+  return { status: 200, html: sessionPage(sid, answer.value) };
+}
+
+/** The view's status for a failed read of the env server: its 404 passed on, anything else a bad gateway. */
+export function liveFailureStatus(status: number | undefined): 404 | 502 {
+  return status === 404 ? 404 : 502;
+}
+
+function sessionPage(sid: string, t: LiveTrace): string {
   return page(
     { title: `Live ${sid}`, data: { live: sid, next: String(t.trace.length) } },
     `<p><a href="/live">← sessions</a> · task <code>${esc(t.task_id)}</code> · budget ${esc(t.budget)} calls · <span id="live-status" role="status">watching (updates every second)</span></p>

@@ -99,6 +99,13 @@ describe("atlas-gym eval (child process)", () => {
     expect(results.overall).toMatchObject({ episodes: 8, mean_reward: 1, pass_rate: 1, pass_hat_k: 1 });
   });
 
+  it("says so when --resume finds no run in --out, and exits 1", async () => {
+    const dir = join(mkdtempSync(join(tmpdir(), "atlas-eval-")), "never-ran");
+    const { exit, output } = start(["eval", "--resume", "--out", dir]);
+    expect((await exit).code).toBe(1);
+    expect(output().stderr).toContain(`--resume found no run to continue in ${dir} (no run.json there)`);
+  });
+
   it("stops on Ctrl-C (SIGINT): keeps finished episodes, writes no results, says how to resume", async () => {
     const dir = join(mkdtempSync(join(tmpdir(), "atlas-eval-cli-")), "run");
     const before = server.requests.length;

@@ -189,6 +189,11 @@ export function registerEval(program: Command): void {
       if (missing) throw new UsageError(missing);
       const dir = flags.out ?? defaultRunDir(flags.model!);
       const saved = flags.resume ? readRunConfig(dir) : undefined;
+      // Resuming takes the model (and what else is not given) from the run's run.json: say when there is none.
+      if (flags.resume && saved === undefined && flags.model === undefined)
+        throw new UsageError(
+          `--resume found no run to continue in ${dir} (no run.json there): give the --out of an earlier run, or start one with --model`,
+        );
       const select = (spec: string) => selectScenarios(spec).map((s) => s.id);
       const defaults = { select };
       const config = resolveConfig(flags, command, defaults, saved);
@@ -217,7 +222,7 @@ export function registerEval(program: Command): void {
         const files = runFiles(dir);
         const already = summary.skipped ? `, ${summary.skipped} already done` : "";
         console.log(
-          `\n${summary.ran} episodes run${already}; wrote ${files.results}, ${files.reportMd}, ${files.reportHtml}`,
+          `\n${summary.ran} episode${summary.ran === 1 ? "" : "s"} run${already}; wrote ${files.results}, ${files.reportMd}, ${files.reportHtml}`,
         );
         // Last, unless an outage needs rerunning (that is said last, below).
         console.log(`Read it in the browser: atlas-gym view ${dir}`);
