@@ -98,7 +98,9 @@ export function comparePage(
     const comparison = comparisonOf(a, b, common);
     table = `<p>A = <a href="/runs/${esc(a.id)}">${esc(a.id)}</a> (<code>${esc(comparison.a.model)}</code>), B = <a href="/runs/${esc(b.id)}">${esc(b.id)}</a> (<code>${esc(comparison.b.model)}</code>), reward mode ${esc(comparison.reward_mode)}. * marks a delta whose interval excludes 0.</p>${comparisonTable(comparison)}`;
   } catch (error) {
-    table = problemBox([(error as Error).message]);
+    // The CLI's advice in the view's words: here the choice is the checkbox above.
+    const message = (error as Error).message.replace("pass --common-tasks", "tick “only common tasks” above");
+    table = problemBox([message]);
   }
   const flips = flippedEpisodes(a, b);
   const rows = flips.map((f) => [
