@@ -119,5 +119,27 @@ describe("dataset export", () => {
     expect(parseYaml(readFileSync(join(dir, "cli", "agent_loop.yaml"), "utf8"))[0].env_url).toBe(
       "http://10.0.0.5:4010,http://10.0.0.6:4010",
     );
+    expect(good.stderr).toBe(""); // an in-family train export says nothing more
+  });
+
+  it("atlas-gym export notes a held-out family's train tasks, and JSON lines under another name", () => {
+    const bin = fileURLToPath(new URL("../../bin/atlas-gym", import.meta.url));
+    const out = join(dir, "cli", "held.parquet");
+    const args = [
+      "export",
+      "--format",
+      "trl",
+      "--n",
+      "1",
+      "--scenario",
+      "confluence-page-tree-v1",
+      "--out",
+      out,
+    ];
+    const noted = spawnSync(bin, args, { encoding: "utf8" });
+    expect(noted.status).toBe(0);
+    expect(noted.stdout).toContain("wrote 1 train task (confluence-page-tree-v1)");
+    expect(noted.stderr).toContain("confluence-page-tree-v1 is a held-out family, kept out of training");
+    expect(noted.stderr).toContain("--format trl writes JSON lines");
   });
 });

@@ -57,13 +57,22 @@ export function registerExport(program: Command): void {
     .action(async (options: ExportCliOptions) => {
       if (!/^https?:\/\/[^/\s]+/.test(options.envUrl))
         throw new UsageError(`--env-url must look like http://10.0.0.5:4010, got "${options.envUrl}"`);
-      const { selectScenarios } = await import("../../scenarios/index.ts");
+      const { isHeldOut, selectScenarios } = await import("../../scenarios/index.ts");
       const { exportRows, writeDataset, writeVerlAgentLoopConfig } = await import("../../train/export.ts");
       const scenarios = selectScenarios(options.scenario);
+      const heldOut = scenarios.filter((s) => isHeldOut(s.id)).map((s) => s.id);
+      if (heldOut.length > 0 && options.split === "train")
+        console.error(
+          `note: ${heldOut.join(", ")} ${heldOut.length > 1 ? "are held-out families" : "is a held-out family"}, kept out of training (atlas-gym train refuses ${heldOut.length > 1 ? "them" : "it"}); training on this dataset spoils the held-out evaluation`,
+        );
+      if (options.format === "trl" && !/\.jsonl?$/i.test(options.out))
+        console.error(
+          `note: --format trl writes JSON lines; ${options.out} gets JSONL whatever its name says`,
+        );
       const rows = exportRows({ scenarios, split: options.split, n: options.n, start: options.start });
       writeDataset(options.format, rows, options.out);
       console.log(
-        `wrote ${rows.length} ${options.split} tasks (${scenarios.map((s) => s.id).join(", ")}) as ${options.format} to ${options.out}`,
+        `wrote ${rows.length} ${options.split} task${rows.length === 1 ? "" : "s"} (${scenarios.map((s) => s.id).join(", ")}) as ${options.format} to ${options.out}`,
       );
       if (options.format === "verl") {
         const { dirname, join } = await import("node:path");

@@ -56,6 +56,29 @@ describe("atlas-gym view", () => {
     expect(run.status).toBe(1);
   });
 
+  it("notes a run folder that does not exist, and serves all the same (runs may appear there)", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "atlas-view-cli-"));
+    const missing = join(dir, "no-such-runs");
+    const child = spawn(BIN, ["view", missing, "--port", "0", "--play-out", join(dir, "play")], {
+      stdio: ["ignore", "pipe", "pipe"],
+    });
+    try {
+      const note = await new Promise<string>((resolve, reject) => {
+        let err = "";
+        child.stderr.on("data", (chunk: Buffer) => {
+          err += chunk.toString();
+          if (err.includes("\n")) resolve(err);
+        });
+        child.once("exit", (code) => reject(new Error(`view exited with ${code}: ${err}`)));
+      });
+      expect(note).toBe(
+        `note: ${missing} does not exist (yet): runs written there will appear; check the path if none do\n`,
+      );
+    } finally {
+      child.kill("SIGTERM");
+    }
+  });
+
   it("refuses a bad --env and a busy port in one line each", async () => {
     const bad = spawnSync(BIN, ["view", "--env", "localhost:4010"], { encoding: "utf8" });
     expect(bad.status).not.toBe(0);

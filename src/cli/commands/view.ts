@@ -65,6 +65,11 @@ export function registerView(program: Command): void {
       console.log(
         `  Runs from: ${(dirs.length ? dirs : ["out"]).join(", ")} (new runs appear without a restart)`,
       );
+      const { existsSync } = await import("node:fs");
+      for (const dir of dirs.filter((d) => !existsSync(d)))
+        console.error(
+          `note: ${dir} does not exist (yet): runs written there will appear; check the path if none do`,
+        );
       if (flags.env) console.log(`  Live:      ${server.url}/live  (env server ${flags.env})`);
       console.log(`  Play:      ${server.url}/play  (saved runs go to ${flags.playOut})`);
       const stop = () => server.close().then(() => process.exit(0));
