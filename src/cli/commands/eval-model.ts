@@ -14,6 +14,7 @@ export function missingModel(flags: { model?: string; out?: string; resume: bool
   return [
     "eval needs --model, e.g.",
     "  --model openai:http://127.0.0.1:8000/v1#Qwen/Qwen3-1.7B   an OpenAI-compatible server (vLLM, SGLang, Ollama, llama-server)",
+    "  --model raw:http://127.0.0.1:8000/v1#Qwen/Qwen3-1.7B      the same server's completions endpoint, prompts rendered here",
     "  --model policy:reference                                  a scripted policy: no model, no download",
     `  --model local:${DEFAULT_LOCAL_MODEL}`,
     "        embedded llama.cpp (the optional node-llama-cpp package); an hf: file is downloaded on first use",

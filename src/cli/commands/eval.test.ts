@@ -189,7 +189,8 @@ describe("atlas-gym eval (child process)", () => {
     });
     expect(run.status).toBe(1);
     expect(run.stderr).toMatch(/^error: eval needs --model, e\.g\.\n/);
-    expect(run.stderr).toContain("--model policy:reference");
+    for (const kind of ["openai:", "raw:", "policy:", "local:"])
+      expect(run.stderr).toContain(`--model ${kind}`);
     expect(run.stderr).toContain("downloaded on first use");
     expect(existsSync(dir)).toBe(false);
     expect(readdirSync(home)).toEqual([]);
