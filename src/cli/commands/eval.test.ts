@@ -83,7 +83,8 @@ describe("atlas-gym eval (child process)", () => {
     const { code } = await second.exit;
     const { stdout, stderr } = second.output();
     expect(code, stderr).toBe(0);
-    expect(stdout).toContain(`${8 - keptCount} episodes run, ${keptCount} already done`);
+    const ran = 8 - keptCount;
+    expect(stdout).toContain(`${ran} episode${ran === 1 ? "" : "s"} run, ${keptCount} already done`);
     expect(stdout).toMatch(/overall\s+8\s+8\s+0\s+1\.000/);
     expect(stderr).toContain("eval 8/8 episodes (100%)");
     expect(stdout.trimEnd().split("\n").at(-1)).toBe(`Read it in the browser: atlas-gym view ${dir}`);
@@ -148,7 +149,7 @@ describe("atlas-gym eval (child process)", () => {
     server.setBehaviour(competent);
     const again = start(["eval", "--resume", "--out", dir]);
     expect((await again.exit).code).toBe(0);
-    expect(again.output().stdout).toContain("1 episodes run, 1 already done");
+    expect(again.output().stdout).toContain("1 episode run, 1 already done");
   });
 
   it("stops with one line and exit 1 when the model server is down", async () => {
