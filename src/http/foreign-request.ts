@@ -139,10 +139,7 @@ export function refusePageSentBasicWrites(
   fetch: Fetch,
   refuse: (request: Request, message: string) => Response,
 ): Fetch {
-  return (request) => {
-    const why = pageSentBasicWrite(request.method, (name) => request.headers.get(name));
-    return why === null ? fetch(request) : refuse(request, `Forbidden: ${why}.`);
-  };
+  return refusing(fetch, pageSentBasicWrite, refuse);
 }
 
 /**
@@ -154,9 +151,18 @@ export function refuseForeignRequests(
   refuse: (request: Request, message: string) => Response,
   publicUrl?: string | null,
 ): Fetch {
+  return refusing(fetch, (method, header) => foreignRequest(method, header, publicUrl), refuse);
+}
+
+/** `fetch` behind a check: a request `why` finds a reason against is answered by `refuse` instead. */
+function refusing(
+  fetch: Fetch,
+  why: (method: string, header: HeaderOf) => string | null,
+  refuse: (request: Request, message: string) => Response,
+): Fetch {
   return (request) => {
-    const why = foreignRequest(request.method, (name) => request.headers.get(name), publicUrl);
-    return why === null ? fetch(request) : refuse(request, `Forbidden: ${why}.`);
+    const reason = why(request.method, (name) => request.headers.get(name));
+    return reason === null ? fetch(request) : refuse(request, `Forbidden: ${reason}.`);
   };
 }
 

@@ -51,7 +51,12 @@ function digestOf(text: string): string {
  * that is not journaled never needs the digest (~1.5 µs of sha256 on every keyed call otherwise).
  */
 export function keyed(key: string, ...parts: unknown[]): KeyedRequest {
-  return new LazilyDigested(key, JSON.stringify(parts));
+  return keyedText(key, JSON.stringify(parts));
+}
+
+/** `key` with the fingerprint of a request already written as text (see keyed). */
+export function keyedText(key: string, text: string): KeyedRequest {
+  return new LazilyDigested(key, text);
 }
 
 /** A class, not an object literal with a getter: this is made on every keyed call. */

@@ -3,16 +3,14 @@
  * the journal lacks. An opening is refused (503) and leaves no file; a close (DELETE, the reaper) that
  * cannot remove or record changes nothing and is tried again; the reaper never takes the server down.
  */
-import { mkdtempSync, readdirSync } from "node:fs";
+import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it, vi } from "vitest";
 import { faults } from "../../test/support/faulty-fs.ts";
+import { sessionFiles } from "../../test/support/journal-files.ts";
 import { handlerApi } from "../../test/support/json-api.ts";
 import { createGymHandler, reapIdle } from "./start-gym-server.ts";
-
-/** What the journal folder holds besides the server's lock (src/server/fleet/journal-lock.ts). */
-const sessionFiles = (dir: string) => readdirSync(dir).filter((name) => name !== "server.lock");
 
 vi.mock("node:fs", async (importOriginal) =>
   (await import("../../test/support/faulty-fs.ts")).faultyFs(await importOriginal()),

@@ -7,12 +7,13 @@
  * before anything is appended after it; a file unreadable elsewhere is set aside and reported while the
  * other sessions are served; a line whose write was short or failed part way never leaves a partial line.
  */
-import { appendFileSync, existsSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { appendFileSync, existsSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it, vi } from "vitest";
 import { connectHttp, solveOverMcp, submitFinalAnswer } from "../../test/mcp-support.ts";
 import { faults } from "../../test/support/faulty-fs.ts";
+import { sessionFiles } from "../../test/support/journal-files.ts";
 import { handlerApi } from "../../test/support/json-api.ts";
 import { restRequestFor } from "../../test/support/rest-request.ts";
 import { recordReference } from "../agent/scripted/replay.ts";
@@ -21,9 +22,6 @@ import { findScenario } from "../scenarios/index.ts";
 import { defaultTools } from "../tools/catalogue.ts";
 import { createJournal, type SessionRecord } from "./journal.ts";
 import { createGymHandler } from "./start-gym-server.ts";
-
-/** What the journal folder holds besides the server's lock (src/server/fleet/journal-lock.ts). */
-const sessionFiles = (dir: string) => readdirSync(dir).filter((name) => name !== "server.lock");
 
 // Writes to the journal can be made short or failing (a full disk), one call at a time (test/support/faulty-fs.ts).
 vi.mock("node:fs", async (importOriginal) =>

@@ -47,8 +47,8 @@ export interface CallOptions {
 }
 
 /**
- * A tool call as its client sent it (name and arguments), to tell a retry from another call: the text a
- * tool call's Idempotency-Key fingerprints (session-routes.ts `keyed(key, "tool", name, arguments)`).
+ * A tool call as its client sent it (name and arguments), to tell a retry from another call; also the
+ * text a tool call's Idempotency-Key fingerprints (session-routes.ts), so a key carries it already.
  */
 export function sentCall(call: ToolCallRequest): string {
   return JSON.stringify(["tool", call.name, call.arguments]);

@@ -10,10 +10,10 @@ import { z } from "zod";
 import { sessionApiToken } from "../http/session-token.ts";
 import { REWARD_MODES } from "../reward/score.ts";
 import type { ToolCallResult } from "../tools/tool-call-result.ts";
-import { keyed, keyOf, REPLAYED_HEADER } from "./idempotency.ts";
+import { keyed, keyedText, keyOf, REPLAYED_HEADER } from "./idempotency.ts";
 import { openSession } from "./open-session.ts";
 import { readJson, scoreJson } from "./protocol.ts";
-import { answerToolCall, scoreSession } from "./session-calls.ts";
+import { answerToolCall, scoreSession, sentCall } from "./session-calls.ts";
 import type { Session, SessionStore } from "./sessions.ts";
 import type { TaskSource } from "./task-source.ts";
 
@@ -109,11 +109,11 @@ export function addSessionRoutes(
  */
 export function callRequested(session: Session, name: string, body: CallBody, headers: Headers) {
   const key = keyOf(headers);
-  return answerToolCall(
-    session,
-    { name, arguments: body.arguments },
-    { seq: body.seq, ...(key === null ? {} : { key: keyed(key, "tool", name, body.arguments) }) },
-  );
+  const call = { name, arguments: body.arguments };
+  return answerToolCall(session, call, {
+    seq: body.seq,
+    ...(key === null ? {} : { key: keyedText(key, sentCall(call)) }),
+  });
 }
 
 const CALL_ANSWER_HEADERS = { "Content-Type": "application/json" };

@@ -37,15 +37,7 @@ export interface JournalLock {
 export async function lockJournal(journal: string, waitMs: number): Promise<JournalLock> {
   mkdirSync(journal, { recursive: true });
   const file = join(journal, LOCK_FILE);
-  const write = (record: LockRecord, publish: (temp: string) => void) => {
-    const temp = `${file}.${process.pid}.tmp`;
-    writeFileSync(temp, JSON.stringify(record));
-    try {
-      publish(temp);
-    } finally {
-      rmSync(temp, { force: true });
-    }
-  };
+  const write = (record: LockRecord, publish: (temp: string) => void) => writeLock(file, record, publish);
   const server = serverHolding(journal);
   if (server !== null)
     throw new UsageError(
@@ -101,15 +93,12 @@ export function lockServerJournal(journal: string): { release(): void } {
     );
   const file = join(journal, SERVER_LOCK_FILE);
   for (let attempt = 0; ; attempt++) {
-    const temp = `${file}.${process.pid}.tmp`;
-    writeFileSync(temp, JSON.stringify({ server: process.pid, started: OWN_START }));
     try {
-      linkSync(temp, file); // fails when the lock exists: it is created with its content at once
+      // Created with its content at once (link fails when the lock exists), so no reader sees it empty.
+      writeLock(file, { server: process.pid, started: OWN_START }, (temp) => linkSync(temp, file));
       break;
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code !== "EEXIST" || attempt >= 5) throw error;
-    } finally {
-      rmSync(temp, { force: true });
     }
     const held = serverHolding(journal);
     if (held !== null)
@@ -123,6 +112,17 @@ export function lockServerJournal(journal: string): { release(): void } {
       if (serverLock(file)?.pid === process.pid) rmSync(file, { force: true });
     },
   };
+}
+
+/** Writes a lock's record beside `file`, then `publish`es it there (link: only if none; rename: replace). */
+function writeLock(file: string, record: object, publish: (temp: string) => void): void {
+  const temp = `${file}.${process.pid}.tmp`;
+  writeFileSync(temp, JSON.stringify(record));
+  try {
+    publish(temp);
+  } finally {
+    rmSync(temp, { force: true });
+  }
 }
 
 /** The pid of another running process holding `<journal>/server.lock`, or null. */

@@ -156,12 +156,13 @@ export async function startFleet(options: FleetOptions): Promise<RunningFleet> {
       headers: forwardedHeaders(req),
       ...(await readBody(req)),
     };
+    const idempotencyKey = headerOf(req, "idempotency-key") ?? null;
     const route = routeRequest(
       out.method,
       out.path,
       workers.length,
       headerOf(req, "mcp-session-id"),
-      headerOf(req, "idempotency-key"),
+      idempotencyKey,
     );
     if (route.to === "health") {
       const caller = authorize(forwardedHeaders(req).authorization as string | undefined, {
@@ -176,7 +177,7 @@ export async function startFleet(options: FleetOptions): Promise<RunningFleet> {
     // A new session, or the catalogue: the next worker in turn that is up, passing over a full one. A
     // keyed opening goes where that key went before (the worker that remembers it), or else round from its
     // home, so that a retry takes the same way.
-    const key = route.to === "open" && route.home !== undefined ? headerOf(req, "idempotency-key")! : null;
+    const key = route.to === "open" && route.home !== undefined ? idempotencyKey : null;
     const placed = key === null ? undefined : keyedOpenings.get(key);
     if (placed !== undefined) return reply(res, await exchange(workers[placed]!, out, hold));
     const start = route.to === "open" && route.home !== undefined ? route.home : turn++;
